@@ -1,0 +1,56 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
+
+/** A signal as an abort reason may name it: `SIGUSR1`, or its number. */
+export type SignalSpec = NodeJS.Signals | number;
+
+/** True when `value` names a signal this platform knows (a name from os.constants or a positive integer). */
+export function isSignalSpec(value: unknown): value is SignalSpec {
+  if (typeof value === 'string') return Object.hasOwn(constants.signals, value);
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 && value < 65;
+}
+
+/** Sends `signal` to every process in group `pgid`. False when the group no longer exists. */
+export function signalGroup(pgid: number, signal: SignalSpec): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return false;
+    throw error;
+  }
+}
+
+/**
+ * Pids of the living (non-zombie) members of group `pgid`, read from /proc. `kill(-pgid, 0)`
+ * cannot answer this: a zombie whose parent never reaps it (PID 1 in many containers) still
+ * counts, so a reaped group would look alive forever.
+ */
+export function liveGroupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return signalGroup(pgid, 0) ? [pgid] : [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(entry);
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+/** State letter and process group of one pid from /proc/<pid>/stat, or undefined when it is gone. */
+function readStat(pid: string): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name is parenthesised and may contain spaces or parentheses: split after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+}

@@ -1,0 +1,42 @@
+/**
+ * `@plurnk/plurnk-execs`: what an executor leaf imports. The isolating consumer lives at
+ * `@plurnk/plurnk-execs/host`.
+ */
+export { BaseExecutor, type ExecutorOptions } from './worker/base-executor.js';
+export { SubprocessExecutor } from './worker/subprocess-executor.js';
+export { defaultBinary, defaultSpawnArgs } from './worker/spawn-recipe.js';
+export { tokenizeArgv } from './worker/tokenize-argv.js';
+export { onProcessGroup, reportProcessGroup, type ProcessGroupListener } from './worker/process-groups.js';
+export { probeBinary } from './worker/probe-binary.js';
+
+export { CommandSyntaxError, PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from './contracts/errors.js';
+export { ChannelDeclSchema, ChannelDeclsSchema, ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from './contracts/channels.js';
+export { EffectSchema, RuntimeAvailabilitySchema, type Effect, type RuntimeAvailability } from './contracts/effect.js';
+export { ExecArgsSchema, SpawnArgsSchema, type EntryOptions, type ExecArgs, type SpawnArgs } from './contracts/exec-args.js';
+export { ProblemDetailsSchema, humaniseCode, problemCode, problemType, PROBLEM_TYPE_BASE, type ProblemDetails } from './contracts/problem.js';
+export { ExecResultSchema, SchemeResultSchema, validateResult, type ExecResult, type ResultValidation, type SchemeResult } from './contracts/result.js';
+export { Results, type ResultFields } from './contracts/results.js';
+export { ErrorDetail, PLURNK_EXECS_ERROR_DETAIL_LIMIT, type ErrorDetailLimit } from './contracts/error-detail.js';
+export { renderJsonResult } from './contracts/render-json-result.js';
+export { isJsonValue, JsonValueSchema, type JsonValue } from './contracts/json.js';
+export {
+  ClientInteractionRequestSchema,
+  ClientInteractionResolutionSchema,
+  NoticeSchema,
+  type ClientInteractionRequest,
+  type ClientInteractionResolution,
+  type Notice,
+} from './contracts/notice.js';
+export {
+  RuntimeDeclSchema,
+  RuntimeInvocationSchema,
+  RuntimeToolRegistrySchema,
+  TargetKindSchema,
+  type RuntimeDecl,
+  type RuntimeInvocation,
+  type RuntimeToolRegistry,
+  type TargetKind,
+} from './contracts/invocation.js';
+export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './contracts/abort-reason.js';
+export { liveGroupMembers, signalGroup, type SignalSpec } from './contracts/process-group.js';
+export type { Discovery, RegistryEntry } from './contracts/registry.js';

@@ -37,6 +37,7 @@ export {
   type RuntimeToolRegistry,
   type TargetKind,
 } from './contracts/invocation.js';
+export { checkInvocationBuckets, type BucketCode, type BucketViolation } from './contracts/invocation-buckets.js';
 export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './contracts/abort-reason.js';
 export { liveGroupMembers, signalGroup, type SignalSpec } from './contracts/process-group.js';
 export type { Discovery, RegistryEntry } from './contracts/registry.js';

@@ -1,0 +1,66 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { onProcessGroup, SubprocessExecutor } from '../../src/index.js';
+import { survivorsAfter, until } from '../helpers/processes.js';
+
+class WithBinary extends SubprocessExecutor {
+  constructor(private readonly bin: string) {
+    super({ runtime: 'probe-test', glyph: '' });
+  }
+  override get binary(): string {
+    return this.bin;
+  }
+}
+
+let groups: number[] = [];
+let unsubscribe: () => void;
+beforeEach(() => {
+  groups = [];
+  unsubscribe = onProcessGroup((pgid) => groups.push(pgid));
+});
+afterEach(() => unsubscribe());
+
+describe('SubprocessExecutor.probe', () => {
+  it('reports a present binary as available with its version line', async () => {
+    const verdict = await new SubprocessExecutor({ runtime: 'bash', glyph: '' }).probe();
+    expect(verdict.available).toBe(true);
+    expect(verdict.detail).toMatch(/^GNU bash, version \d/);
+  });
+
+  it('probes python through python3', async () => {
+    const verdict = await new SubprocessExecutor({ runtime: 'python', glyph: '' }).probe();
+    expect(verdict).toMatchObject({ available: true });
+    expect(verdict.detail).toMatch(/^Python 3\./);
+  });
+
+  it('reports a missing binary as unavailable with an actionable detail', async () => {
+    await expect(new WithBinary('no-such-binary-xyz').probe()).resolves.toEqual({
+      available: false,
+      detail: 'no-such-binary-xyz not found on PATH',
+    });
+  });
+
+  it('starts nothing when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const verdict = await new WithBinary('bash').probe(controller.signal);
+    expect(verdict.available).toBe(false);
+    expect(verdict.detail).toMatch(/cancelled/);
+    expect(groups).toEqual([]);
+  });
+
+  it('reaps a probe that hangs when its signal is aborted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'execs-probe-'));
+    const script = join(dir, 'hangs');
+    writeFileSync(script, '#!/bin/sh\nsleep 1000 &\nsleep 1000\n');
+    chmodSync(script, 0o755);
+    const controller = new AbortController();
+    const verdict = new WithBinary(script).probe(controller.signal);
+    await until(() => groups.length === 1, 'the probe to start');
+    controller.abort();
+    expect(await verdict).toEqual({ available: false, detail: `probe of ${script} was cancelled` });
+    expect(await survivorsAfter(groups)).toEqual([]);
+  });
+});

@@ -41,3 +41,8 @@ export { checkInvocationBuckets, type BucketCode, type BucketViolation } from '.
 export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './contracts/abort-reason.js';
 export { liveGroupMembers, signalGroup, type SignalSpec } from './contracts/process-group.js';
 export type { Discovery, RegistryEntry } from './contracts/registry.js';
+
+export { Policy } from './host/policy.js';
+export { RuntimeTag } from './host/runtime-tag.js';
+export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './host/trust.js';
+export { AttributionSchema, normalizeAttribution } from './host/attribution.js';

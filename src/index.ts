@@ -46,3 +46,5 @@ export { Policy } from './host/policy.js';
 export { RuntimeTag } from './host/runtime-tag.js';
 export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './host/trust.js';
 export { AttributionSchema, normalizeAttribution } from './host/attribution.js';
+export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from './host/validate-declaration.js';
+export { InvocationRulesSchema, normalizeInvocation } from './host/invocation-rules.js';

@@ -52,3 +52,12 @@ export { InvocationRulesSchema, normalizeInvocation } from './host/invocation-ru
 export { ExecManifestSchema } from './host/validate-manifest.js';
 export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './host/env-defaults.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './host/runtimes-hook.js';
+export { ToolRegistrySchema, ToolSchema, validateToolRegistry, type ToolRegistryOwner } from './host/tool-registry.js';
+export {
+  renderToolDocument,
+  type ExactToolDocument,
+  type ToolDocument,
+  type ToolDocumentSource,
+  type ToolDocuments,
+} from './host/tool-document.js';
+export { Advertise, NO_EXECS_NOTICE, type AdvertiseContribution } from './host/advertise.js';

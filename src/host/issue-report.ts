@@ -26,7 +26,7 @@ const HINTS: Record<string, string> = {
   runtimes: 'declare "runtimes": [ { "name", "summary", "invocation" } ], or name a hook with "runtimesModule"',
   runtimesModule: 'name an export subpath such as "./runtimes" that your package.json "exports" maps',
   tools: 'return { "tools": [ … ] }',
-  target: 'give the exact tool target as one non-empty line',
+  target: 'give each tool one exact, unique, one-line target',
 };
 
 /** One problem found in supplied data: the field, what is wrong, what arrived, and the fix. */

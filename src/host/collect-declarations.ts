@@ -20,8 +20,8 @@ export interface OwnedDeclaration extends AdmittedPackage {
  * Every runtime declaration of the admitted packages, in discovery order: static
  * `plurnk.runtimes[]`, or what a `runtimesModule` hook returns (hooks run one package at a
  * time, in order, so a failure is attributed to exactly one package). Each declaration goes
- * through the one validator; then tag collisions fail hard naming both claimants, first
- * claimant first.
+ * through the one validator, and every invalid one of a package is reported together; then
+ * tag collisions fail hard naming both claimants, first claimant first.
  */
 export async function collectDeclarations(
   admitted: readonly AdmittedPackage[],
@@ -32,14 +32,27 @@ export async function collectDeclarations(
   for (const { pkg, manifest } of admitted) {
     const fromHook = manifest.runtimes === undefined;
     const raw = fromHook ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs) : manifest.runtimes;
-    const source = fromHook ? `returned by plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}` : 'plurnk.runtimes';
+    const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
+    const failures: PlurnkExecsError[] = [];
     (raw ?? []).forEach((candidate, index) => {
-      const decl = validateRuntimeDecl(candidate, { packageName: pkg.packageName, source: `${source}[${index}]` });
-      owned.push({ pkg, manifest, decl });
+      const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
+      try {
+        owned.push({ pkg, manifest, decl: validateRuntimeDecl(candidate, { packageName: pkg.packageName, source }) });
+      } catch (error) {
+        failures.push(error as PlurnkExecsError);
+      }
     });
+    throwAll(failures);
   }
   assertNoCollisions(owned);
   return owned;
+}
+
+// Every bad runtime of a package is reported at once, so an author fixes them in one pass.
+function throwAll(failures: readonly PlurnkExecsError[]): void {
+  if (failures.length === 0) return;
+  if (failures.length === 1) throw failures[0];
+  throw new PlurnkExecsError('invalid-declaration', failures.map((failure) => failure.message).join('\n\n'), { cause: new AggregateError(failures) });
 }
 
 function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {

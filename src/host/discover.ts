@@ -42,7 +42,7 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   const trusted = claimed.filter((pkg) => isTrusted(pkg.packageName, supplied));
   const skipped = claimed.filter((pkg) => !trusted.includes(pkg)).map((pkg) => pkg.packageName);
   const admitted: AdmittedPackage[] = trusted.map((pkg) => ({ pkg, manifest: validateExecManifest(pkg) }));
-  const floors: EnvDefault[] = (await readEnvDefaults(FRAMEWORK.dir, FRAMEWORK.name)).slice();
+  const floors: EnvDefault[] = await readEnvDefaults(FRAMEWORK.dir, FRAMEWORK.name);
   for (const { pkg } of admitted) floors.push(...(await readEnvDefaults(pkg.packageDir, pkg.packageName)));
   const { env, envDefaults } = applyEnvFloors(supplied, floors);
   const declared = await collectDeclarations(admitted, env, options.hookTimeoutMs);
@@ -77,11 +77,17 @@ async function scanInstalled(cwd: string): Promise<string[]> {
   return nodeModules === undefined ? [] : listPackageDirs(nodeModules);
 }
 
-/** The claimed packages among `dirs`, in order, each real directory once. */
+/**
+ * The claimed packages among `dirs`, in order, each real directory once. Manifests are read
+ * concurrently; the first failure in `dirs` order is the one reported, so boots fail the same
+ * way every time.
+ */
 async function readClaims(dirs: readonly string[]): Promise<ClaimedPackage[]> {
+  const outcomes = await Promise.allSettled(dirs.map((dir) => readClaimedPackage(dir)));
   const claims: ClaimedPackage[] = [];
-  for (const dir of dirs) {
-    const pkg = await readClaimedPackage(dir);
+  for (const outcome of outcomes) {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    const pkg = outcome.value;
     if (pkg !== undefined && !claims.some((c) => c.packageDir === pkg.packageDir)) claims.push(pkg);
   }
   return claims;

@@ -18,7 +18,7 @@ export interface FlooredEnv {
 export function applyEnvFloors(supplied: NodeJS.ProcessEnv, floors: readonly EnvDefault[]): FlooredEnv {
   const claimedBy = new Map<string, EnvDefault>();
   for (const floor of floors) {
-    const identity = keyIdentity(floor.key);
+    const identity = identifyKey(floor.key);
     const earlier = claimedBy.get(identity);
     if (earlier !== undefined) {
       throw new PlurnkExecsError(
@@ -28,14 +28,14 @@ export function applyEnvFloors(supplied: NodeJS.ProcessEnv, floors: readonly Env
     }
     claimedBy.set(identity, floor);
   }
-  const setKeys = new Set(Object.entries(supplied).filter(([, value]) => value !== undefined).map(([key]) => keyIdentity(key)));
+  const setKeys = new Set(Object.entries(supplied).filter(([, value]) => value !== undefined).map(([key]) => identifyKey(key)));
   const env: NodeJS.ProcessEnv = {};
-  for (const floor of floors) if (!setKeys.has(keyIdentity(floor.key))) env[floor.key] = floor.value;
+  for (const floor of floors) if (!setKeys.has(identifyKey(floor.key))) env[floor.key] = floor.value;
   for (const [key, value] of Object.entries(supplied)) if (value !== undefined) env[key] = value;
   return Object.freeze({ env, envDefaults: Object.freeze([...floors]) });
 }
 
 // Policy reads PLURNK_EXECS_* keys in any case, so for them two spellings are one key.
-function keyIdentity(key: string): string {
+function identifyKey(key: string): string {
   return Policy.isKey(key) ? key.toLowerCase() : key;
 }

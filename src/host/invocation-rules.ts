@@ -38,15 +38,15 @@ export const InvocationRulesSchema = v.pipe(
   v.forward(v.check((inv) => inv.example !== undefined || inv.signature !== undefined, 'is required when there is no signature'), ['example']),
   v.forward(
     v.check(
-      (inv) => exampleMiss(inv) === undefined,
-      (issue) => `${exampleMiss(issue.input as RuntimeInvocation) ?? 'does not fit its buckets'}, so it does not satisfy its own invocation`,
+      (inv) => explainExampleMiss(inv) === undefined,
+      (issue) => `${explainExampleMiss(issue.input as RuntimeInvocation) ?? 'does not fit its buckets'}, so it does not satisfy its own invocation`,
     ),
     ['example'],
   ),
 );
 
 /** Why `invocation.example` does not fit the invocation's buckets, or undefined when it does (or is absent). */
-export function exampleMiss(invocation: RuntimeInvocation): string | undefined {
+export function explainExampleMiss(invocation: RuntimeInvocation): string | undefined {
   const example = invocation.example;
   if (example === undefined) return undefined;
   const violation = checkInvocationBuckets('example', invocation, example.body ?? '', example.target ?? null);

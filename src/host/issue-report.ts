@@ -53,17 +53,17 @@ export function reportIssues(schema: unknown, issues: readonly v.BaseIssue<unkno
   return issues.map((issue) => {
     const keys = (issue.path ?? []).map((item) => String(item.key));
     if (keys.length === 0) {
-      return { field: root.name, problem: issue.kind === 'schema' ? `must be ${expectedWords(issue.expected)}` : issue.message, received: describeValue(issue.input), fix: root.hint };
+      return { field: root.name, problem: issue.kind === 'schema' ? `must be ${describeExpected(issue.expected)}` : issue.message, received: describeValue(issue.input), fix: root.hint };
     }
     const field = keys.reduce((path, key) => (/^\d+$/.test(key) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`), '');
     const received = describeValue(issue.path === undefined ? issue.input : issue.path.at(-1)?.value);
     if (issue.type === 'strict_object' && issue.expected === 'never') {
-      const allowed = allowedKeys(schema, keys.slice(0, -1));
+      const allowed = listAllowedKeys(schema, keys.slice(0, -1));
       return { field, problem: 'is not a known field', received, fix: `remove it or correct its spelling${allowed ? ` (allowed here: ${allowed.join(', ')})` : ''}` };
     }
-    const fix = hintFor(keys);
+    const fix = findHint(keys);
     if (issue.kind === 'schema' && issue.received === 'undefined' && keys.length > 0) return { field, problem: 'is required', received, fix };
-    if (issue.kind === 'schema') return { field, problem: `must be ${expectedWords(issue.expected)}`, received, fix };
+    if (issue.kind === 'schema') return { field, problem: `must be ${describeExpected(issue.expected)}`, received, fix };
     return { field, problem: issue.message, received, fix };
   });
 }
@@ -73,7 +73,7 @@ export function formatIssueLines(lines: readonly IssueLine[]): string {
   return lines.map((l) => `- ${l.field} ${l.problem}; received ${l.received}. Fix: ${l.fix}.`).join('\n');
 }
 
-function hintFor(keys: readonly string[]): string {
+function findHint(keys: readonly string[]): string {
   const segments = keys.filter((key) => !/^\d+$/.test(key));
   for (let start = 0; start < segments.length; start += 1) {
     const hint = HINTS[segments.slice(start).join('.')];
@@ -82,7 +82,7 @@ function hintFor(keys: readonly string[]): string {
   return 'see docs/leaf-authoring.md';
 }
 
-function expectedWords(expected: string | null): string {
+function describeExpected(expected: string | null): string {
   if (expected === 'Object') return 'an object';
   if (expected === 'Array') return 'an array';
   if (expected === 'boolean') return 'true or false';
@@ -94,7 +94,7 @@ function expectedWords(expected: string | null): string {
 type Walkable = { type?: string; entries?: Record<string, Walkable>; wrapped?: Walkable; item?: Walkable };
 
 /** The keys an object schema admits at `keys` below `schema`, or undefined when it is not found. */
-function allowedKeys(schema: unknown, keys: readonly string[]): string[] | undefined {
+function listAllowedKeys(schema: unknown, keys: readonly string[]): string[] | undefined {
   let node = unwrap(schema as Walkable);
   for (const key of keys) {
     if (node === undefined) return undefined;

@@ -12,7 +12,7 @@ const ONLY = 'only';
 export const Policy = Object.freeze({
   /** True for `PLURNK_EXECS_ONLY` or `PLURNK_EXECS_<suffix>` whose lowercased suffix is a valid tag. */
   isKey(key: string): boolean {
-    const suffix = policySuffix(key);
+    const suffix = readPolicySuffix(key);
     return suffix !== undefined && (suffix === ONLY || RuntimeTag.isValid(suffix));
   },
 
@@ -26,7 +26,7 @@ export const Policy = Object.freeze({
     const wanted = tag.toLowerCase();
     for (const [key, value] of Object.entries(env)) {
       if (value === undefined) continue;
-      const suffix = policySuffix(key);
+      const suffix = readPolicySuffix(key);
       if (suffix === ONLY) {
         if (!parseAllowlist(value).has(wanted)) return false;
       } else if (suffix === wanted && isOff(value)) {
@@ -43,7 +43,7 @@ export const Policy = Object.freeze({
 });
 
 /** The lowercased part after `PLURNK_EXECS_`, or undefined when `key` is not in that family. */
-function policySuffix(key: string): string | undefined {
+function readPolicySuffix(key: string): string | undefined {
   const lower = key.toLowerCase();
   return lower.startsWith(PREFIX) ? lower.slice(PREFIX.length) : undefined;
 }

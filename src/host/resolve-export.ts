@@ -17,9 +17,9 @@ export function resolveExport(packageDir: string, packageJson: Readonly<Record<s
   const exportsField = packageJson.exports;
   let target: string | undefined;
   if (exportsField === undefined) {
-    target = subpath === '.' ? legacyMain(packageDir, packageJson.main) : subpath;
+    target = subpath === '.' ? resolveLegacyMain(packageDir, packageJson.main) : subpath;
   } else {
-    const map = subpathMap(exportsField);
+    const map = toSubpathMap(exportsField);
     target = map === undefined ? undefined : matchSubpath(map, subpath);
   }
   if (target === undefined || !isInside(target)) return undefined;
@@ -27,7 +27,7 @@ export function resolveExport(packageDir: string, packageJson: Readonly<Record<s
 }
 
 /** The exports field as a subpath map; undefined when it mixes subpaths with conditions. */
-function subpathMap(exportsField: unknown): Record<string, unknown> | undefined {
+function toSubpathMap(exportsField: unknown): Record<string, unknown> | undefined {
   if (typeof exportsField === 'string' || Array.isArray(exportsField)) return { '.': exportsField };
   if (typeof exportsField !== 'object' || exportsField === null) return undefined;
   const keys = Object.keys(exportsField);
@@ -72,7 +72,7 @@ function resolveTarget(target: unknown, star: string | undefined): string | unde
 }
 
 /** Node's legacy `main` lookup: the file, `.js` added, `/index.js`, then the package's `index.js`. */
-function legacyMain(packageDir: string, main: unknown): string {
+function resolveLegacyMain(packageDir: string, main: unknown): string {
   if (typeof main === 'string' && main !== '') {
     for (const candidate of [main, `${main}.js`, join(main, 'index.js')]) {
       if (isFile(join(packageDir, candidate))) return candidate;

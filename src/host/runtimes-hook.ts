@@ -34,7 +34,7 @@ export async function runRuntimesHook(
   try {
     mod = (await import(url)) as Record<string, unknown>;
   } catch (cause) {
-    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: ${url} could not be loaded (${errorText(cause)}). Fix: make the module importable.`, { cause });
+    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: ${url} could not be loaded (${describeError(cause)}). Fix: make the module importable.`, { cause });
   }
   const hook = 'runtimes' in mod ? mod.runtimes : mod.default;
   if (typeof hook !== 'function') {
@@ -45,7 +45,7 @@ export async function runRuntimesHook(
   try {
     result = await settleWithin(Promise.resolve().then(() => hook(context)), timeoutMs);
   } catch (cause) {
-    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the hook failed: ${errorText(cause)}. Fix: make runtimes() return the declarations without throwing.`, { cause });
+    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the hook failed: ${describeError(cause)}. Fix: make runtimes() return the declarations without throwing.`, { cause });
   }
   if (!Array.isArray(result)) {
     throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the hook returned ${describeValue(result)}, not an array. Fix: return an array of runtime declarations (or a promise of one).`);
@@ -61,6 +61,6 @@ function settleWithin<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function errorText(error: unknown): string {
+function describeError(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : describeValue(error);
 }

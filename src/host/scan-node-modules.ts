@@ -32,10 +32,10 @@ export async function listPackageDirs(nodeModules: string): Promise<string[]> {
     }
     for (const scoped of await readNames(path)) found.push(join(path, scoped));
   }
+  const reals = await Promise.all(found.map((path) => realDirectory(path)));
   const seen = new Set<string>();
   const dirs: string[] = [];
-  for (const path of found) {
-    const real = await realDirectory(path);
+  for (const real of reals) {
     if (real === undefined || seen.has(real)) continue;
     seen.add(real);
     dirs.push(real);

@@ -39,43 +39,43 @@ const KIND_TEXT = {
  */
 export function renderToolDocument(source: ToolDocumentSource, registry?: RuntimeToolRegistry): ToolDocuments {
   if (registry === undefined) {
-    const summary = inlineCode(witness(source.tag, source.summary, source.invocation).join('\\n'));
-    return { runtime: { summary, markdown: render(source.tag, summary, generalInvocation(source), source.details) }, tools: [] };
+    const summary = toInlineCode(renderWitness(source.tag, source.summary, source.invocation).join('\\n'));
+    return { runtime: { summary, markdown: renderDocument(source.tag, summary, renderGeneralInvocation(source), source.details) }, tools: [] };
   }
-  const headings = registry.tools.map((tool) => witness(source.tag, tool.summary, tool.invocation, tool.target).join('\n'));
-  const invocation = headings.length === 0 ? ['No tools are available: this runtime admits no target.'] : [fence('plurnk', headings.join('\n\n'))];
+  const headings = registry.tools.map((tool) => renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n'));
+  const invocation = headings.length === 0 ? ['No tools are available: this runtime admits no target.'] : [toFence('plurnk', headings.join('\n\n'))];
   const tools = registry.tools.map((tool) => {
-    const summary = inlineCode(witness(source.tag, tool.summary, tool.invocation, tool.target).join('\\n'));
-    const lines = [`- Target: ${inlineCode(tool.target)}, exactly.`, ...inputLines(tool.invocation, false)];
-    lines.push('', fence('plurnk', witness(source.tag, tool.summary, tool.invocation, tool.target).join('\n')));
-    return { target: tool.target, summary, markdown: render(`${source.tag} (${tool.target})`, summary, lines, tool.details) };
+    const summary = toInlineCode(renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\\n'));
+    const lines = [`- Target: ${toInlineCode(tool.target)}, exactly.`, ...renderInputRules(tool.invocation, false)];
+    lines.push('', toFence('plurnk', renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n')));
+    return { target: tool.target, summary, markdown: renderDocument(`${source.tag} (${tool.target})`, summary, lines, tool.details) };
   });
-  return { runtime: { summary: source.summary, markdown: render(source.tag, source.summary, invocation, source.details) }, tools };
+  return { runtime: { summary: source.summary, markdown: renderDocument(source.tag, source.summary, invocation, source.details) }, tools };
 }
 
-function render(title: string, summary: string, invocation: readonly string[], details: string | undefined): string {
+function renderDocument(title: string, summary: string, invocation: readonly string[], details: string | undefined): string {
   const parts = [`# ${title}`, '', '## Summary', '', summary, '', '## Invocation', '', ...invocation];
   if (details !== undefined && details.trim() !== '') parts.push('', details.trimEnd());
   return `${parts.join('\n')}\n`;
 }
 
 /** The annotated EXEC heading, then the body line when there is one: `[heading, body?]`. */
-function witness(tag: string, summary: string, invocation: RuntimeInvocation, toolTarget?: string): string[] {
+function renderWitness(tag: string, summary: string, invocation: RuntimeInvocation, toolTarget?: string): string[] {
   const target = toolTarget ?? invocation.example?.target;
   const heading = `## EXEC0 [${tag}]${target === undefined || target === '' ? '' : ` (${target})`} <!-- ${summary} -->`;
   const body = invocation.signature ?? invocation.example?.body;
   return body === undefined || body.trim() === '' ? [heading] : [heading, body];
 }
 
-function generalInvocation(source: ToolDocumentSource): string[] {
-  return [fence('plurnk', witness(source.tag, source.summary, source.invocation).join('\n')), '', ...inputLines(source.invocation, true)];
+function renderGeneralInvocation(source: ToolDocumentSource): string[] {
+  return [toFence('plurnk', renderWitness(source.tag, source.summary, source.invocation).join('\n')), '', ...renderInputRules(source.invocation, true)];
 }
 
 /** The body and target rules as a Markdown list. */
-function inputLines(invocation: RuntimeInvocation, describeTarget: boolean): string[] {
+function renderInputRules(invocation: RuntimeInvocation, describeTarget: boolean): string[] {
   const { body, target } = invocation;
   const lines = [`- Body: ${body.role}. ${body.required === true ? 'Required.' : 'Optional.'}`];
-  if (invocation.signature !== undefined) lines.push(`- Signature: ${inlineCode(invocation.signature)} describes the body's shape; it is not a runnable example.`);
+  if (invocation.signature !== undefined) lines.push(`- Signature: ${toInlineCode(invocation.signature)} describes the body's shape; it is not a runnable example.`);
   if (describeTarget && target === undefined) lines.push('- Target: none; an EXEC that gives one is refused.');
   if (describeTarget && target !== undefined) {
     const directory = target.directory === 'cwd' ? ' A local directory becomes the working directory instead.' : '';
@@ -87,18 +87,18 @@ function inputLines(invocation: RuntimeInvocation, describeTarget: boolean): str
 }
 
 /** `text` as a CommonMark code span, fenced with more backticks than it contains in a row. */
-function inlineCode(text: string): string {
-  const ticks = '`'.repeat(longestRun(text, '`') + 1);
+function toInlineCode(text: string): string {
+  const ticks = '`'.repeat(countLongestRun(text, '`') + 1);
   const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${text}${pad}${ticks}`;
 }
 
-function fence(info: string, text: string): string {
-  const ticks = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
+function toFence(info: string, text: string): string {
+  const ticks = '`'.repeat(Math.max(3, countLongestRun(text, '`') + 1));
   return `${ticks}${info}\n${text}\n${ticks}`;
 }
 
-function longestRun(text: string, char: string): number {
+function countLongestRun(text: string, char: string): number {
   let longest = 0;
   let run = 0;
   for (const c of text) {

@@ -16,21 +16,21 @@ export const ToolSchema = v.pipe(
   v.forward(v.check((tool) => tool.invocation.target !== undefined, 'is required: a tool declares its target bucket'), ['invocation', 'target']),
   v.forward(
     v.check((tool) => tool.invocation.target === undefined || tool.invocation.target.required === true, 'must be true: a tool always takes its exact target'),
-    deepPath('invocation', 'target', 'required'),
+    forwardPath('invocation', 'target', 'required'),
   ),
   v.forward(
     v.check((tool) => tool.invocation.target === undefined || tool.invocation.target.kind === 'literal', 'must be "literal": a tool target is an exact name'),
-    deepPath('invocation', 'target', 'kind'),
+    forwardPath('invocation', 'target', 'kind'),
   ),
   v.forward(
     v.check((tool) => tool.invocation.example?.target === undefined || tool.invocation.example.target === tool.target, "must equal the tool's own target"),
-    deepPath('invocation', 'example', 'target'),
+    forwardPath('invocation', 'example', 'target'),
   ),
 );
 
 // valibot types forward() paths only through required keys; these go through optional ones,
 // which forward() handles at run time (the issue lands on the field even when it is absent).
-function deepPath(...keys: string[]): ['invocation', 'target'] {
+function forwardPath(...keys: string[]): ['invocation', 'target'] {
   return keys as ['invocation', 'target'];
 }
 

@@ -46,7 +46,7 @@ export function validateRuntimeDecl(decl: unknown, origin: DeclarationOrigin): R
     const count = lines.length === 1 ? '' : ` (${lines.length} problems)`;
     throw new PlurnkExecsError(
       'invalid-declaration',
-      `Invalid runtime declaration in package "${origin.packageName}", ${runtimeLabel(decl, origin.source)}${count}:\n${formatIssueLines(lines)}`,
+      `Invalid runtime declaration in package "${origin.packageName}", ${labelRuntime(decl, origin.source)}${count}:\n${formatIssueLines(lines)}`,
       { cause: new v.ValiError(result.issues) },
     );
   }
@@ -61,7 +61,7 @@ export function validateRuntimeDecl(decl: unknown, origin: DeclarationOrigin): R
 }
 
 /** `runtime "cobol" (plurnk.runtimes[0])`, or the source alone when the name is unusable. */
-function runtimeLabel(decl: unknown, source: string | undefined): string {
+function labelRuntime(decl: unknown, source: string | undefined): string {
   const name = typeof decl === 'object' && decl !== null ? (decl as { name?: unknown }).name : undefined;
   const where = source === undefined ? '' : ` (${source})`;
   return typeof name === 'string' && name !== '' ? `runtime "${name}"${where}` : `unnamed runtime${where}`;

@@ -44,6 +44,11 @@ describe('a claimed package with a malformed manifest fails hard, naming it', ()
     ['neither runtimes nor a hook', 'neither-runtimes-nor-module', ['- plurnk.runtimes is required unless runtimesModule names a hook; received nothing']],
     ['a misspelt manifest field', 'unknown-manifest-field', ['- plurnk.runtime is not a known field', 'allowed here: kind, runtimes, runtimesModule, attribution']],
     ['one bad runtime among good ones', 'bad-declaration', ['package "bad-declaration", runtime "broken" (plurnk.runtimes[1])', '- summary must be one line; received "two\\nlines"']],
+    [
+      'every bad runtime of a package, in one error',
+      'two-bad-declarations',
+      ['runtime "first" (plurnk.runtimes[0])', '- glyph must be a string; received 5', 'runtime "third" (plurnk.runtimes[2])', '- summary must not be empty'],
+    ],
     ['a third party claiming a @plurnk/ attribution', 'bad-attribution', ['package "bad-attribution"', '"@plurnk/not-yours" begins "@plurnk/", which is reserved']],
     ['an exports map without "."', 'no-dot-export', ['Invalid exec package "no-dot-export"', 'has no "." entry']],
   ])('%s', async (_title, name, parts) => {

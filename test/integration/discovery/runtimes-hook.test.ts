@@ -57,7 +57,7 @@ describe('a broken hook fails discovery hard, naming the package', () => {
 
   test('a hook that returns an invalid declaration fails the declaration validator, naming where it came from', async () => {
     const error = await rejection(discover({ packageDirs: [hook('hook-invalid-declaration')], env: {} }), 'invalid-declaration');
-    expect(error.message).toContain('package "hook-invalid-declaration", runtime "Bad Tag" (returned by plurnk.runtimesModule "./runtimes"[0])');
+    expect(error.message).toContain('package "hook-invalid-declaration", runtime "Bad Tag" (item 0 returned by plurnk.runtimesModule "./runtimes")');
     expect(error.message).toContain('- name must match [a-z][a-z0-9+.-]*');
   });
 

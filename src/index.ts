@@ -41,3 +41,23 @@ export { checkInvocationBuckets, type BucketCode, type BucketViolation } from '.
 export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './contracts/abort-reason.js';
 export { liveGroupMembers, signalGroup, type SignalSpec } from './contracts/process-group.js';
 export type { Discovery, RegistryEntry } from './contracts/registry.js';
+
+export { discover, type DiscoverOptions } from './host/discover.js';
+export { Policy } from './host/policy.js';
+export { RuntimeTag } from './host/runtime-tag.js';
+export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './host/trust.js';
+export { AttributionSchema, normalizeAttribution } from './host/attribution.js';
+export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from './host/validate-declaration.js';
+export { InvocationRulesSchema, normalizeInvocation } from './host/invocation-rules.js';
+export { ExecManifestSchema } from './host/validate-manifest.js';
+export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './host/env-defaults.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './host/runtimes-hook.js';
+export { ToolRegistrySchema, ToolSchema, validateToolRegistry, type ToolRegistryOwner } from './host/tool-registry.js';
+export {
+  renderToolDocument,
+  type ExactToolDocument,
+  type ToolDocument,
+  type ToolDocumentSource,
+  type ToolDocuments,
+} from './host/tool-document.js';
+export { Advertise, NO_EXECS_NOTICE, type AdvertiseContribution } from './host/advertise.js';

@@ -24,7 +24,7 @@ export const TargetDeclSchema = v.strictObject({
 /** The executable witness of an invocation: a one-line body, a target, or both. */
 export const InvocationExampleSchema = v.strictObject({
   body: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n]*$/, 'must be one line'))),
-  target: v.optional(v.string()),
+  target: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n]*$/, 'must be one line'))),
 });
 
 /**

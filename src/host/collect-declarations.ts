@@ -1,0 +1,77 @@
+import type { RuntimeDecl } from '../contracts/invocation.js';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import type { ClaimedPackage } from './read-manifest.js';
+import { runRuntimesHook } from './runtimes-hook.js';
+import { validateRuntimeDecl } from './validate-declaration.js';
+import type { ExecManifest } from './validate-manifest.js';
+
+/** A trusted package with its validated manifest. */
+export interface AdmittedPackage {
+  readonly pkg: ClaimedPackage;
+  readonly manifest: ExecManifest;
+}
+
+/** One validated declaration and the package that owns it. */
+export interface OwnedDeclaration extends AdmittedPackage {
+  readonly decl: RuntimeDecl;
+}
+
+/**
+ * Every runtime declaration of the admitted packages, in discovery order: static
+ * `plurnk.runtimes[]`, or what a `runtimesModule` hook returns (hooks run one package at a
+ * time, in order, so a failure is attributed to exactly one package). Each declaration goes
+ * through the one validator, and every invalid one of a package is reported together; then
+ * tag collisions fail hard naming both claimants, first claimant first.
+ */
+export async function collectDeclarations(
+  admitted: readonly AdmittedPackage[],
+  env: NodeJS.ProcessEnv,
+  hookTimeoutMs?: number,
+): Promise<OwnedDeclaration[]> {
+  const owned: OwnedDeclaration[] = [];
+  for (const { pkg, manifest } of admitted) {
+    const fromHook = manifest.runtimes === undefined;
+    const raw = fromHook ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs) : manifest.runtimes;
+    const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
+    const failures: PlurnkExecsError[] = [];
+    (raw ?? []).forEach((candidate, index) => {
+      const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
+      try {
+        owned.push({ pkg, manifest, decl: validateRuntimeDecl(candidate, { packageName: pkg.packageName, source }) });
+      } catch (error) {
+        failures.push(error as PlurnkExecsError);
+      }
+    });
+    throwAll(failures);
+  }
+  assertNoCollisions(owned);
+  return owned;
+}
+
+// Every bad runtime of a package is reported at once, so an author fixes them in one pass.
+function throwAll(failures: readonly PlurnkExecsError[]): void {
+  if (failures.length === 0) return;
+  if (failures.length === 1) throw failures[0];
+  throw new PlurnkExecsError('invalid-declaration', failures.map((failure) => failure.message).join('\n\n'), { cause: new AggregateError(failures) });
+}
+
+function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
+  const first = new Map<string, OwnedDeclaration>();
+  for (const claim of owned) {
+    const tag = claim.decl.name;
+    const earlier = first.get(tag);
+    if (earlier === undefined) {
+      first.set(tag, claim);
+      continue;
+    }
+    const a = earlier.pkg;
+    const b = claim.pkg;
+    const [who, fix] =
+      a.packageDir === b.packageDir
+        ? [`package "${a.packageName}" declares it twice`, 'declare each tag once']
+        : a.packageName === b.packageName
+          ? [`package "${a.packageName}" is installed twice, at ${a.packageDir} and at ${b.packageDir}`, 'install it once']
+          : [`it is claimed by both "${a.packageName}" (first) and "${b.packageName}"`, 'uninstall one of the two packages; policy cannot settle a collision, because a tag has exactly one owner'];
+    throw new PlurnkExecsError('runtime-collision', `Runtime tag collision on "${tag}": ${who}. Fix: ${fix}.`);
+  }
+}

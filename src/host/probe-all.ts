@@ -45,11 +45,12 @@ export async function probeTag(workers: TagWorkers, options: ProbeOptions): Prom
   const handle = workers.acquire('call');
   const control = openControlPort();
   let poisoned = false;
+  // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
+  void control.started.then(() => (startedAt = performance.now()));
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), { milliseconds: LOAD_TIMEOUT_MS, message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms` });
-    startedAt = performance.now();
     const reply = await pTimeout(task, { milliseconds: options.probeTimeoutMs, message: `probe exceeded ${options.probeTimeoutMs}ms` });
     return judgeProbe(reply, elapsed(startedAt), options.limit);
   } catch (error) {

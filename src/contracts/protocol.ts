@@ -1,4 +1,4 @@
-import type { SerializedError } from './serialized-error.js';
+import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
 
 // Message shapes between the host and one executor worker thread. The port type is a
 // parameter so this file imports no thread library: the host instantiates it with
@@ -54,8 +54,8 @@ export interface ProbeReport {
 
 /** Host ⇒ worker on a task's control port. */
 export type HostControlMessage =
-  /** Abort the task's signal with this reason (a clone of the host signal's reason). */
-  | { readonly type: 'abort'; readonly reason: unknown }
+  /** Abort the task's signal with this reason (the host signal's reason, encoded). */
+  | { readonly type: 'abort'; readonly reason: WireAbortReason }
   /** Answer to a `sync`: every control message the worker sent before it has been handled. */
   | { readonly type: 'synced'; readonly id: number };
 
@@ -90,4 +90,32 @@ export function isWorkerControlMessage(value: unknown): value is WorkerControlMe
   if (message.type === 'process-group') return Number.isSafeInteger(message.pgid) && (message.pgid as number) > 1;
   if (message.type === 'sync') return Number.isSafeInteger(message.id);
   return false;
+}
+
+/**
+ * An abort reason as it crosses the thread. Node 20's structured clone turns a DOMException
+ * (the reason of a plain `abort()`) into `{}` and an Error subclass into a plain Error, so
+ * both are carried explicitly; any other value is cloned as is.
+ */
+export type WireAbortReason =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'dom-exception'; readonly name: string; readonly message: string }
+  | { readonly kind: 'error'; readonly error: SerializedError };
+
+/** Encodes an abort reason for postMessage. Never throws. */
+export function encodeAbortReason(reason: unknown): WireAbortReason {
+  if (reason instanceof DOMException) return { kind: 'dom-exception', name: reason.name, message: reason.message };
+  if (reason instanceof Error) return { kind: 'error', error: serializeError(reason) };
+  try {
+    return { kind: 'value', value: structuredClone(reason) };
+  } catch {
+    return { kind: 'error', error: serializeError(reason) };
+  }
+}
+
+/** Rebuilds an abort reason on the receiving side: the same value, DOMException or named Error. */
+export function decodeAbortReason(wire: WireAbortReason): unknown {
+  if (wire.kind === 'dom-exception') return new DOMException(wire.message, wire.name);
+  if (wire.kind === 'error') return deserializeError(wire.error);
+  return wire.value;
 }

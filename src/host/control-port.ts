@@ -1,6 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { isWorkerControlMessage, type HostControlMessage } from '../contracts/protocol.js';
-import { serializeError } from '../contracts/serialized-error.js';
+import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage } from '../contracts/protocol.js';
 
 /** The host's end of one task's control channel. */
 export interface ControlPort {
@@ -36,19 +35,7 @@ export function openControlPort(): ControlPort {
     workerPort: port2,
     started,
     groups,
-    abort: (reason) => send({ type: 'abort', reason: cloneableReason(reason) }),
+    abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
     close: () => port1.close(),
   };
-}
-
-/**
- * The abort reason as it can cross the thread: itself when structured clone takes it (plain
- * objects such as `{ signal: 'SIGUSR1' }`, Errors, DOMExceptions), else a serialized error.
- */
-function cloneableReason(reason: unknown): unknown {
-  try {
-    return structuredClone(reason);
-  } catch {
-    return serializeError(reason);
-  }
 }

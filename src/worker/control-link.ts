@@ -1,5 +1,5 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import type { HostControlMessage, WorkerControlMessage } from '../contracts/protocol.js';
+import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 import { onProcessGroup } from './process-groups.js';
 
 /** The worker's end of one task's control port. */
@@ -30,7 +30,7 @@ export function openControlLink(port: MessagePort): ControlLink {
   let nextSync = 1;
   const send = (message: WorkerControlMessage) => port.postMessage(message);
   port.on('message', (message: HostControlMessage) => {
-    if (message?.type === 'abort') controller.abort(message.reason);
+    if (message?.type === 'abort') controller.abort(decodeAbortReason(message.reason));
     else if (message?.type === 'synced') waiting.get(message.id)?.();
   });
   const link = {

@@ -58,6 +58,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       watch.forced.then((end) => ({ kind: 'forced', end })),
     ]);
     if (settled.kind === 'forced') await handle.terminate(`the host terminated the thread: run ${settled.end}`);
+    // Without a reply there was no flush barrier. Messages the thread posted before it died
+    // wait behind uv async handles that all fire in one poll phase; one turn delivers them,
+    // so output written before the fault is kept.
+    if (settled.kind !== 'reply') await new Promise((resolve) => setImmediate(resolve));
     const result = watch.timedOut() && settled.kind === 'reply' ? timeoutFailure(context, true) : judge(settled, context);
     return { result, poisoned: settled.kind !== 'reply', groups: control.groups };
   } finally {

@@ -52,6 +52,13 @@ describe('results at the thread boundary', () => {
     expect(out.channels.out).toMatchObject({ text: 'partial', state: 'errored' });
   });
 
+  it('settles 500 when the thread dies during run(), keeping earlier output, and the tag works again', async () => {
+    const out = await host.exec({ runtime: 'misbehave', body: 'exit' });
+    expect(out.result.problem).toMatchObject({ type: 'https://plurnk.dev/problems/exec/executor-threw', detail: 'the worker thread died during run(): the worker thread exited with code 3' });
+    expect(out.channels.out).toMatchObject({ text: 'about to exit', state: 'errored' });
+    expect((await host.exec({ runtime: 'misbehave', body: 'nothing' })).result.status).toBe(200);
+  });
+
   it('bounds leaf text in a Problem detail with the error-detail limit', async () => {
     const small = await bootHost(fixtureDiscovery(['exec-misbehaves'], { env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '12' } }));
     try {

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../contracts/effect.js';
 import { describeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './control-port.js';
+import { reapGroups } from './reaper.js';
 import type { WorkerHandle } from './worker-handle.js';
 
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
@@ -12,8 +13,14 @@ export type EffectCall = { ok: true; effect: Effect } | { ok: false; code: 'exec
  * Calls `effect(target)` once in `handle`'s thread (§executor-effect). It must be synchronous
  * and cheap, so it gets `timeoutMs` from the moment it starts; a thread that overruns (a
  * synchronous loop), dies, or is still busy when the host closes is retired by the caller.
+ * `effect()` must not start processes; any group it reports is reaped all the same.
  */
-export async function callEffect(handle: WorkerHandle, target: string | null, timeoutMs: number, closing: AbortSignal): Promise<EffectCall> {
+export async function callEffect(
+  handle: WorkerHandle,
+  target: string | null,
+  options: { timeoutMs: number; graceMs: number; closing: AbortSignal },
+): Promise<EffectCall> {
+  const { timeoutMs, closing } = options;
   const control = openControlPort();
   try {
     const task = handle.post({ kind: 'effect', target, control: control.workerPort }, [control.workerPort]);
@@ -31,5 +38,6 @@ export async function callEffect(handle: WorkerHandle, target: string | null, ti
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();
+    await reapGroups(control.groups, options.graceMs);
   }
 }

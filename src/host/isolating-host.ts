@@ -55,7 +55,7 @@ export class IsolatingHost implements Host {
     const handle = booted.workers.acquire('call');
     let poisoned = false;
     try {
-      const call = await callEffect(handle, target, this.options.probeTimeoutMs, this.closing.signal);
+      const call = await callEffect(handle, target, this.effectOptions());
       if (call.ok) return call.effect;
       poisoned = call.poisoned;
       throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.limit)}`);
@@ -97,7 +97,7 @@ export class IsolatingHost implements Host {
     let ranRun = false;
     let poisoned = false;
     try {
-      const call = await callEffect(handle, admission.target, this.options.probeTimeoutMs, this.closing.signal);
+      const call = await callEffect(handle, admission.target, this.effectOptions());
       if (this.closing.signal.aborted) return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
@@ -133,6 +133,11 @@ export class IsolatingHost implements Host {
     if (booted?.boot.verdict.available) return booted;
     const why = booted ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}` : this.discovery.disabled.includes(tag) ? 'is disabled by policy' : 'is not registered';
     throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
+  }
+
+  /** effect() is bounded like a probe: it must be cheap. */
+  private effectOptions() {
+    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
   }
 
   private assertOpen(): void {

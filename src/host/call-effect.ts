@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../contracts/effect.js';
 import { describeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './control-port.js';
+import { LOAD_TIMEOUT_MS } from './host-options.js';
 import { reapGroups } from './reaper.js';
 import type { WorkerHandle } from './worker-handle.js';
 
@@ -24,8 +25,8 @@ export async function callEffect(
   const control = openControlPort();
   try {
     const task = handle.post({ kind: 'effect', target, control: control.workerPort }, [control.workerPort]);
-    await pTimeout(Promise.race([control.started, task]), { milliseconds: Infinity, signal: closing });
-    const reply = await pTimeout(task, { milliseconds: timeoutMs, signal: closing });
+    await pTimeout(Promise.race([control.started, task]), { milliseconds: LOAD_TIMEOUT_MS, signal: closing, message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms` });
+    const reply = await pTimeout(task, { milliseconds: timeoutMs, signal: closing, message: `effect() did not return within ${timeoutMs}ms` });
     if (!reply.ok) {
       const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
       return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };
@@ -34,7 +35,7 @@ export async function callEffect(
     if (parsed.success) return { ok: true, effect: parsed.output };
     return { ok: false, code: 'executor-invalid-result', detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`, poisoned: false };
   } catch (error) {
-    const detail = error instanceof TimeoutError ? `effect() did not return within ${timeoutMs}ms` : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
+    const detail = error instanceof TimeoutError ? error.message : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();

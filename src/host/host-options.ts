@@ -8,6 +8,13 @@ import type { RecyclePolicy } from './tag-workers.js';
 /** Default time one probe may take at boot. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
+/**
+ * How long a thread may take to import and construct its leaf before a probe or effect call
+ * gives up on it. Apart from the probe timeout so that a loaded machine starting many threads
+ * at once does not fail fast probes.
+ */
+export const LOAD_TIMEOUT_MS = 15_000;
+
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 
 /** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */

@@ -7,12 +7,10 @@ import type { ProbeReport, TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import { describeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './control-port.js';
+import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './reaper.js';
 import type { TagWorkers } from './tag-workers.js';
-
-/** How long a leaf may take to import and construct before its tag is declared unavailable. */
-export const LOAD_TIMEOUT_MS = 15_000;
 
 /** A tag's boot outcome: its verdict and, when it loaded, its declared channels. */
 export interface TagBoot {

@@ -1,3 +1,4 @@
+import * as v from 'valibot';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
 
 // Message shapes between the host and one executor worker thread. The port type is a
@@ -82,14 +83,16 @@ export interface SinkApi {
   flush(): void;
 }
 
+/** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */
+export const WorkerControlMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('started') }),
+  v.object({ type: v.literal('process-group'), pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, 'pgid 0 and 1 are never a run\'s group')) }),
+  v.object({ type: v.literal('sync'), id: v.pipe(v.number(), v.safeInteger()) }),
+]);
+
 /** True when `value` is a control message the worker may send. */
 export function isWorkerControlMessage(value: unknown): value is WorkerControlMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const message = value as { type?: unknown; pgid?: unknown; id?: unknown };
-  if (message.type === 'started') return true;
-  if (message.type === 'process-group') return Number.isSafeInteger(message.pgid) && (message.pgid as number) > 1;
-  if (message.type === 'sync') return Number.isSafeInteger(message.id);
-  return false;
+  return v.is(WorkerControlMessageSchema, value);
 }
 
 /**

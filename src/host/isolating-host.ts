@@ -27,7 +27,7 @@ export interface BootedTag {
  */
 export class IsolatingHost implements Host {
   private readonly closing = new AbortController();
-  private readonly inFlight = new Set<Promise<ExecOutcome>>();
+  private readonly inFlight = new Set<Promise<unknown>>();
   private closed: Promise<void> | undefined;
   private readonly available: string[];
 
@@ -49,19 +49,8 @@ export class IsolatingHost implements Host {
     return [...this.available];
   }
 
-  async effect(tag: string, target: string | null): Promise<Effect> {
-    this.assertOpen();
-    const booted = this.usable(tag);
-    const handle = booted.workers.acquire('call');
-    let poisoned = false;
-    try {
-      const call = await callEffect(handle, target, this.effectOptions());
-      if (call.ok) return call.effect;
-      poisoned = call.poisoned;
-      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.limit)}`);
-    } finally {
-      void booted.workers.release(handle, { ranRun: false, poisoned });
-    }
+  effect(tag: string, target: string | null): Promise<Effect> {
+    return this.track(this.classify(tag, target));
   }
 
   exec(request: ExecRequest): Promise<ExecOutcome> {
@@ -72,10 +61,7 @@ export class IsolatingHost implements Host {
     } catch (error) {
       return Promise.reject(error);
     }
-    const outcome = this.run(parsed);
-    this.inFlight.add(outcome);
-    void outcome.finally(() => this.inFlight.delete(outcome)).catch(() => {});
-    return outcome;
+    return this.track(this.run(parsed));
   }
 
   close(): Promise<void> {
@@ -85,6 +71,30 @@ export class IsolatingHost implements Host {
       await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
     })();
     return this.closed;
+  }
+
+  /** Keeps `work` in the set close() waits for until it settles. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
+    return work;
+  }
+
+  /** host.effect: the fact from an available thread of the tag, or a named error. */
+  private async classify(tag: string, target: string | null): Promise<Effect> {
+    this.assertOpen();
+    const booted = this.usable(tag);
+    const handle = booted.workers.acquire('call');
+    let poisoned = false;
+    try {
+      const call = await callEffect(handle, target, this.effectOptions());
+      if (call.ok) return call.effect;
+      this.assertOpen();
+      poisoned = call.poisoned;
+      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.limit)}`);
+    } finally {
+      void booted.workers.release(handle, { ranRun: false, poisoned });
+    }
   }
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */

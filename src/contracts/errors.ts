@@ -15,7 +15,10 @@ export type PlurnkExecsErrorCode =
   | 'invalid-tool-registry'
   | 'invalid-configuration'
   | 'host-closed'
-  | 'boot-failed';
+  | 'boot-failed'
+  | 'invalid-request'
+  | 'runtime-unavailable'
+  | 'effect-failed';
 
 /** Base class of every error this package throws on purpose. */
 export class PlurnkExecsError extends Error {

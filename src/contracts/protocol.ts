@@ -1,0 +1,124 @@
+import * as v from 'valibot';
+import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
+
+// Message shapes between the host and one executor worker thread. The port type is a
+// parameter so this file imports no thread library: the host instantiates it with
+// node:worker_threads' MessagePort, the worker with the port it received.
+
+/** What every executor worker is started with (`workerData`): the tag it serves and where the leaf is. */
+export interface WorkerBoot {
+  readonly tag: string;
+  readonly glyph: string;
+  /** file: URL of the module whose default export is the executor class. */
+  readonly entryUrl: string;
+}
+
+/** Fields of one run that cross the thread; the sinks and signal are rebuilt in the worker. */
+export interface RunRequest {
+  readonly runtime: string;
+  readonly body: string;
+  readonly cwd: string | null;
+  readonly target: string | null;
+  /** The run's exact child environment, when the caller supplied one. */
+  readonly env?: Record<string, string>;
+  /** Whether the embedding service offers the optional `entry` sink. */
+  readonly hasEntry: boolean;
+}
+
+/**
+ * One task posted to a worker. Every task carries its own control port; a run also carries
+ * the port its sinks are proxied over. Both are transferred, never shared between tasks.
+ */
+export type WorkerTask<Port = unknown> =
+  | { readonly kind: 'probe'; readonly control: Port }
+  | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
+  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port };
+
+/** Where a task failed: loading the leaf (import or constructor), the call itself, or sending back a value that cannot be cloned. */
+export type FailureStage = 'load' | 'call' | 'reply';
+
+/**
+ * What the worker answers for every task. The worker's handler never throws: a leaf's throw
+ * comes back as `ok: false` with the error serialized, so a rejected task always means the
+ * thread itself died. Values are raw: the host validates them at the boundary.
+ */
+export type TaskReply =
+  | { readonly ok: true; readonly value: unknown; readonly threadId: number }
+  | { readonly ok: false; readonly stage: FailureStage; readonly error: SerializedError; readonly threadId: number };
+
+/** What a probe task answers: the executor's declaration and its verdict, unvalidated. */
+export interface ProbeReport {
+  readonly channels: unknown;
+  readonly defaultChannel: unknown;
+  readonly availability: unknown;
+}
+
+/** Host ⇒ worker on a task's control port. */
+export type HostControlMessage =
+  /** Abort the task's signal with this reason (the host signal's reason, encoded). */
+  | { readonly type: 'abort'; readonly reason: WireAbortReason }
+  /** Answer to a `sync`: every control message the worker sent before it has been handled. */
+  | { readonly type: 'synced'; readonly id: number };
+
+/** Worker ⇒ host on a task's control port (and, for `process-group` outside any task, on the thread's parent port). */
+export type WorkerControlMessage =
+  /** The leaf is loaded and the call is about to start: the host's call timers start here. */
+  | { readonly type: 'started' }
+  /** A process group was started in this thread; the host reaps it. */
+  | { readonly type: 'process-group'; readonly pgid: number }
+  /** Barrier: the host answers `synced` once it has handled everything sent before. */
+  | { readonly type: 'sync'; readonly id: number };
+
+/**
+ * The sinks the host exposes to a run over its sink port (comlink). Arguments arrive
+ * unvalidated from the leaf; the host validates and records violations. `flush` resolves
+ * once every call made before it has been applied: the worker awaits it before returning.
+ */
+export interface SinkApi {
+  write(channel: unknown, chunk: unknown, mimetype?: unknown): void;
+  setState(channel: unknown, state: unknown): void;
+  emit(notice: unknown): void;
+  interact(request: unknown): Promise<unknown>;
+  entry(path: unknown, content: unknown, opts: unknown): Promise<string>;
+  flush(): void;
+}
+
+/** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */
+export const WorkerControlMessageSchema = v.variant('type', [
+  v.object({ type: v.literal('started') }),
+  v.object({ type: v.literal('process-group'), pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, 'pgid 0 and 1 are never a run\'s group')) }),
+  v.object({ type: v.literal('sync'), id: v.pipe(v.number(), v.safeInteger()) }),
+]);
+
+/** True when `value` is a control message the worker may send. */
+export function isWorkerControlMessage(value: unknown): value is WorkerControlMessage {
+  return v.is(WorkerControlMessageSchema, value);
+}
+
+/**
+ * An abort reason as it crosses the thread. Node 20's structured clone turns a DOMException
+ * (the reason of a plain `abort()`) into `{}` and an Error subclass into a plain Error, so
+ * both are carried explicitly; any other value is cloned as is.
+ */
+export type WireAbortReason =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'dom-exception'; readonly name: string; readonly message: string }
+  | { readonly kind: 'error'; readonly error: SerializedError };
+
+/** Encodes an abort reason for postMessage. Never throws. */
+export function encodeAbortReason(reason: unknown): WireAbortReason {
+  if (reason instanceof DOMException) return { kind: 'dom-exception', name: reason.name, message: reason.message };
+  if (reason instanceof Error) return { kind: 'error', error: serializeError(reason) };
+  try {
+    return { kind: 'value', value: structuredClone(reason) };
+  } catch {
+    return { kind: 'error', error: serializeError(reason) };
+  }
+}
+
+/** Rebuilds an abort reason on the receiving side: the same value, DOMException or named Error. */
+export function decodeAbortReason(wire: WireAbortReason): unknown {
+  if (wire.kind === 'dom-exception') return new DOMException(wire.message, wire.name);
+  if (wire.kind === 'error') return deserializeError(wire.error);
+  return wire.value;
+}

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Discovery } from '../contracts/registry.js';
+import type { Host, HostOptions } from './host-types.js';
+import { resolveHostOptions } from './host-options.js';
+import { IsolatingHost, type BootedTag } from './isolating-host.js';
+import { workerEntryPath } from './package-root.js';
+import { probeAll } from './probe-all.js';
+import { TagWorkers } from './tag-workers.js';
+import { resolveErrorDetailLimit, workerBaseEnv } from './worker-env.js';
+
+/**
+ * Boots the isolating host over an existing discovery: one set of threads per registered
+ * tag, every tag loaded and probed concurrently, each verdict cached (§executor-probe).
+ * Unavailable tags keep no threads. Rejects with `invalid-configuration` for bad options,
+ * and with `boot-failed` when the compiled worker is missing or `defaultRuntime` is absent
+ * or unavailable (after closing everything it started). `createHost(options)` is
+ * `bootHost(await discover(options), options)`.
+ */
+export async function bootHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
+  const resolved = resolveHostOptions(options);
+  if (!(discovery?.registry instanceof Map)) {
+    throw new PlurnkExecsError('invalid-configuration', 'bootHost needs a Discovery whose registry is a Map of tag ⇒ RegistryEntry');
+  }
+  if (!existsSync(workerEntryPath())) {
+    throw new PlurnkExecsError('boot-failed', `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`);
+  }
+  const limit = resolveErrorDetailLimit(discovery.env ?? {});
+  const env = workerBaseEnv(process.env, limit);
+  const resourceLimits = resolved.heapMb === undefined ? undefined : { maxOldGenerationSizeMb: resolved.heapMb };
+  const workers = new Map<string, TagWorkers>();
+  for (const [tag, entry] of discovery.registry) {
+    const spec = { boot: { tag, glyph: entry.glyph, entryUrl: entry.entryUrl }, env, ...(resourceLimits ? { resourceLimits } : {}) };
+    workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
+  }
+  const boots = await probeAll(workers, { probeTimeoutMs: resolved.probeTimeoutMs, graceMs: resolved.graceMs, limit });
+  const tags = new Map<string, BootedTag>();
+  for (const [tag, tagWorkers] of workers) {
+    const boot = boots.get(tag)!;
+    if (!boot.verdict.available) await tagWorkers.close();
+    tags.set(tag, { workers: tagWorkers, boot });
+  }
+  const host = new IsolatingHost(discovery, tags, resolved, limit);
+  const wanted = resolved.defaultRuntime;
+  if (wanted !== undefined && !host.availability(wanted)?.available) {
+    await host.close();
+    const why = discovery.registry.has(wanted) ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}` : 'is not registered';
+    throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
+  }
+  return host;
+}

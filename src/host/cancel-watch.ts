@@ -1,0 +1,65 @@
+/** Why a run was ended by the host rather than by its own result. */
+export type ForcedEnd = 'cancelled' | 'timeout' | 'closed';
+
+/** The cancellation state of one run. */
+export interface CancelWatch {
+  /** Resolves when the host must stop waiting for the run: grace ran out, or the host closed. */
+  readonly forced: Promise<ForcedEnd>;
+  /** True once the run's deadline passed (its outcome is then 504 whatever the leaf answers). */
+  timedOut(): boolean;
+  dispose(): void;
+}
+
+/**
+ * Watches a run's caller signal, deadline and the host's closing signal. The first of the
+ * caller's abort or the deadline calls `abort` with the reason the leaf should see (the
+ * caller's own reason; `{ housekeeping: true, graceMs }` for the deadline) and starts the
+ * grace period; `forced` resolves when the grace runs out. Closing the host forces at once.
+ */
+export function watchCancellation(options: {
+  signal: AbortSignal | undefined;
+  timeoutMs: number | undefined;
+  graceMs: number;
+  closing: AbortSignal;
+  abort: (reason: unknown) => void;
+}): CancelWatch {
+  const { signal, timeoutMs, graceMs, closing, abort } = options;
+  const timers: NodeJS.Timeout[] = [];
+  let aborted = false;
+  let deadlinePassed = false;
+  let force!: (end: ForcedEnd) => void;
+  const forced = new Promise<ForcedEnd>((resolve) => (force = resolve));
+
+  const begin = (reason: unknown, end: ForcedEnd) => {
+    if (aborted) return;
+    aborted = true;
+    abort(reason);
+    timers.push(setTimeout(() => force(end), graceMs));
+  };
+  const onSignal = () => begin(signal?.reason, 'cancelled');
+  const onClosing = () => {
+    abort(closing.reason);
+    force('closed');
+  };
+
+  if (timeoutMs !== undefined) {
+    timers.push(setTimeout(() => {
+      deadlinePassed = !aborted;
+      begin({ housekeeping: true, graceMs }, 'timeout');
+    }, timeoutMs));
+  }
+  if (signal?.aborted) onSignal();
+  else signal?.addEventListener('abort', onSignal, { once: true });
+  if (closing.aborted) onClosing();
+  else closing.addEventListener('abort', onClosing, { once: true });
+
+  return {
+    forced,
+    timedOut: () => deadlinePassed,
+    dispose() {
+      for (const timer of timers) clearTimeout(timer);
+      signal?.removeEventListener('abort', onSignal);
+      closing.removeEventListener('abort', onClosing);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage } from '../contracts/protocol.js';
+
+/** The host's end of one task's control channel. */
+export interface ControlPort {
+  /** The end to transfer with the task. */
+  readonly workerPort: MessagePort;
+  /** Resolves when the worker says the leaf is loaded and the call starts. */
+  readonly started: Promise<void>;
+  /** Every process group the task reported, in order. */
+  readonly groups: ReadonlySet<number>;
+  /** Aborts the task's signal in the worker with (a clone of) `reason`. */
+  abort(reason: unknown): void;
+  close(): void;
+}
+
+/**
+ * Opens a task's control channel. Process-group reports are recorded as they arrive, and a
+ * `sync` is answered in order, so once the worker's barrier returns every report before it
+ * is in `groups`.
+ */
+export function openControlPort(): ControlPort {
+  const { port1, port2 } = new MessageChannel();
+  const groups = new Set<number>();
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const send = (message: HostControlMessage) => port1.postMessage(message);
+  port1.on('message', (message: unknown) => {
+    if (!isWorkerControlMessage(message)) return;
+    if (message.type === 'started') markStarted();
+    else if (message.type === 'process-group') groups.add(message.pgid);
+    else send({ type: 'synced', id: message.id });
+  });
+  return {
+    workerPort: port2,
+    started,
+    groups,
+    abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
+    close: () => port1.close(),
+  };
+}

@@ -1,0 +1,64 @@
+import * as v from 'valibot';
+import { DEFAULT_KILL_GRACE_MS } from '../contracts/abort-reason.js';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import { describeIssue } from '../contracts/result.js';
+import type { HostOptions } from './host-types.js';
+import type { RecyclePolicy } from './tag-workers.js';
+
+/** Default time one probe may take at boot. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * How long a thread may take to import and construct its leaf before a probe or effect call
+ * gives up on it. Apart from the probe timeout so that a loaded machine starting many threads
+ * at once does not fail fast probes.
+ */
+export const LOAD_TIMEOUT_MS = 15_000;
+
+const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
+
+/** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */
+export const HostOptionsSchema = v.strictObject({
+  cwd: v.optional(v.string()),
+  packageDirs: v.optional(v.array(v.string())),
+  env: v.optional(v.record(v.string(), v.optional(v.string()))),
+  probeTimeoutMs: v.optional(PositiveMs),
+  defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
+  recycle: v.optional(
+    v.union([v.literal('each-run'), v.literal('never'), v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) })]),
+  ),
+  limits: v.optional(
+    v.strictObject({
+      heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
+      outputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+    }),
+  ),
+});
+
+/** The host's own options with defaults filled in. */
+export interface ResolvedHostOptions {
+  probeTimeoutMs: number;
+  defaultRuntime: string | undefined;
+  recycle: RecyclePolicy;
+  heapMb: number | undefined;
+  outputBytes: number | undefined;
+  graceMs: number;
+}
+
+/** Validates `options` and fills the defaults. Throws `invalid-configuration` naming every bad field. */
+export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
+  const parsed = v.safeParse(HostOptionsSchema, options);
+  if (!parsed.success) {
+    throw new PlurnkExecsError('invalid-configuration', `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`);
+  }
+  const { probeTimeoutMs, defaultRuntime, recycle, limits } = parsed.output;
+  return {
+    probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    defaultRuntime,
+    recycle: recycle ?? 'each-run',
+    heapMb: limits?.heapMb,
+    outputBytes: limits?.outputBytes,
+    graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
+  };
+}

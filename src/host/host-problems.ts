@@ -1,0 +1,31 @@
+import type { JsonValue } from '../contracts/json.js';
+import type { ProblemDetails } from '../contracts/problem.js';
+import type { ExecResult } from '../contracts/result.js';
+import { Results } from '../contracts/results.js';
+
+/** Owner of every Problem the host mints: the consumer's internal EXEC dispatcher (§executor-output-address). */
+export const HOST_PROBLEM_OWNER = 'exec';
+
+/** Status of each consumer Problem code the host mints. */
+export const CONSUMER_CODES = {
+  'runtime-not-registered': 501,
+  'runtime-disabled': 501,
+  'runtime-unavailable': 501,
+  'body-required': 400,
+  'target-not-supported': 400,
+  'target-required': 400,
+  'input-required': 400,
+  'input-conflict': 400,
+  'executor-threw': 500,
+  'executor-invalid-result': 500,
+  'execution-timeout': 504,
+  'execution-cancelled': 499,
+} as const;
+
+/** A Problem code the host mints. */
+export type ConsumerCode = keyof typeof CONSUMER_CODES;
+
+/** A failure result the host minted, owned by `exec`, with the code's fixed status. */
+export function hostFailure(code: ConsumerCode, detail: string, extensions: Record<string, JsonValue> = {}): ExecResult & { problem: ProblemDetails } {
+  return Results.failure(HOST_PROBLEM_OWNER, code, CONSUMER_CODES[code], detail, {}, extensions);
+}

@@ -1,0 +1,120 @@
+import type { ChannelState } from '../contracts/channels.js';
+import type { Effect } from '../contracts/effect.js';
+import type { EntryOptions } from '../contracts/exec-args.js';
+import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from '../contracts/notice.js';
+import type { Discovery } from '../contracts/registry.js';
+import type { ExecResult } from '../contracts/result.js';
+import type { RecyclePolicy } from './tag-workers.js';
+
+export type { RecyclePolicy } from './tag-workers.js';
+
+/** Options of `createHost` (discovery's fields plus the host's own); `bootHost` reads the host's. */
+export interface HostOptions {
+  /** Discovery root (the nearest node_modules above it). Default: `process.cwd()`. */
+  cwd?: string;
+  /** Explicit package directories to discover instead of scanning node_modules. */
+  packageDirs?: string[];
+  /** Policy and trust environment. Default: `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** How long one tag's `probe()` may take at boot. Default 3000. */
+  probeTimeoutMs?: number;
+  /** A tag that must be registered and available, or boot fails naming it. */
+  defaultRuntime?: string;
+  /** When a thread that ran a run is replaced. Default `'each-run'`. */
+  recycle?: RecyclePolicy;
+  limits?: {
+    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). */
+    heapMb?: number;
+    /** Per-run output cap in bytes (accepted now; enforced by the fault-containment work). */
+    outputBytes?: number;
+    /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
+    graceMs?: number;
+  };
+}
+
+/** The embedding service's own sinks; each receives what the host accepted, in order. */
+export interface EmbeddingSinks {
+  write?(channel: string, chunk: string, mimetype?: string): void;
+  setState?(channel: string, state: ChannelState): void;
+  emit?(notice: Notice): void;
+  /** Answers a leaf's interaction. Absent ⇒ every interaction resolves `{ outcome: 'declined' }`. */
+  interact?(request: ClientInteractionRequest): Promise<ClientInteractionResolution>;
+  /** Materializes an entry. Absent ⇒ the leaf's `args.entry` is absent too. */
+  entry?(path: string, content: string | null, opts: EntryOptions): Promise<string>;
+}
+
+/** Where a run's stream lives: `<tag>:///<loop>/<turn>/<sequence>`. */
+export interface StreamAddress {
+  loop: number;
+  turn: number;
+  sequence: number;
+}
+
+/** One EXEC as the embedding service hands it to the host. */
+export interface ExecRequest {
+  runtime: string;
+  body: string;
+  target?: string | null;
+  cwd?: string | null;
+  /** Exact child environment for the run; also the thread's `process.env` while it runs. */
+  env?: NodeJS.ProcessEnv;
+  /** Cancellation: the reason reaches the leaf's `args.signal` unchanged. */
+  signal?: AbortSignal;
+  /** Deadline of the run; past it the run is aborted and settles 504 `execution-timeout`. */
+  timeoutMs?: number;
+  address?: StreamAddress;
+  sinks?: EmbeddingSinks;
+}
+
+/** One output part: consecutive writes that share a mimetype. */
+export interface ChannelPart {
+  mimetype: string;
+  text: string;
+}
+
+/** A declared channel as the run left it: always terminal once `exec` resolves. */
+export interface ChannelOutput {
+  /** The declared mimetype, or the last per-write mimetype. */
+  mimetype: string;
+  state: ChannelState;
+  text: string;
+  /** The text split where the per-write mimetype changed. */
+  parts: ChannelPart[];
+}
+
+/** What `exec` resolves: never rejects for a leaf's fault, only for bad input or a closed host. */
+export interface ExecOutcome {
+  /** The validated result, or the failure the host minted for the run. */
+  result: ExecResult;
+  /** The one effect fact used, or null when the EXEC was refused before `effect()`. */
+  effect: Effect | null;
+  /** `<tag>:///<loop>/<turn>/<sequence>` when an address was given and a stream was created, else null. */
+  address: string | null;
+  channels: Record<string, ChannelOutput>;
+  notices: Notice[];
+  /** Contract violations the host refused: undeclared channels, illegal transitions, invalid notices… */
+  violations: string[];
+}
+
+/** A tag's cached probe verdict. */
+export interface Availability {
+  available: boolean;
+  detail?: string;
+  /** How long the probe took, from the moment `probe()` started in its thread. */
+  probeMs: number;
+}
+
+/** The isolating host (`@plurnk/plurnk-execs/host`). */
+export interface Host {
+  readonly discovery: Discovery;
+  /** The boot verdict of a registered tag; undefined for any other. */
+  availability(tag: string): Availability | undefined;
+  /** Registered, available tags, sorted. */
+  availableRuntimes(): string[];
+  /** The admission fact of `target` for `tag`, from the tag's own thread. */
+  effect(tag: string, target: string | null): Promise<Effect>;
+  /** Runs one EXEC in a thread of its tag. */
+  exec(request: ExecRequest): Promise<ExecOutcome>;
+  /** Settles in-flight runs 499, terminates every thread, reaps every process group. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,23 @@
+/**
+ * `@plurnk/plurnk-execs/host`: the isolating consumer. Every runtime tag's executor runs in
+ * worker threads of its own; runs get MessagePort sinks, cancellation across the thread,
+ * recycling, and process-group reaping.
+ */
+export { bootHost } from './boot-host.js';
+export { DEFAULT_PROBE_TIMEOUT_MS, HostOptionsSchema } from './host-options.js';
+export { ExecRequestSchema } from './exec-request.js';
+export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
+export { isCredentialName } from './worker-env.js';
+export type {
+  Availability,
+  ChannelOutput,
+  ChannelPart,
+  EmbeddingSinks,
+  ExecOutcome,
+  ExecRequest,
+  Host,
+  HostOptions,
+  RecyclePolicy,
+  StreamAddress,
+} from './host-types.js';
+export type { Discovery, RegistryEntry } from '../contracts/registry.js';

@@ -1,0 +1,161 @@
+import type { Effect } from '../contracts/effect.js';
+import { ErrorDetail } from '../contracts/error-detail.js';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Discovery } from '../contracts/registry.js';
+import type { ExecResult } from '../contracts/result.js';
+import { admit } from './admit.js';
+import { callEffect } from './call-effect.js';
+import { parseExecRequest, type ParsedExecRequest } from './exec-request.js';
+import { executeRun } from './execute-run.js';
+import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
+import type { ResolvedHostOptions } from './host-options.js';
+import { hostFailure } from './host-problems.js';
+import type { TagBoot } from './probe-all.js';
+import { reapGroups } from './reaper.js';
+import { RunStream } from './run-stream.js';
+import type { TagWorkers } from './tag-workers.js';
+
+/** One registered tag after boot: its threads (closed when unavailable) and its verdict. */
+export interface BootedTag {
+  readonly workers: TagWorkers;
+  readonly boot: TagBoot;
+}
+
+/**
+ * The host object `bootHost` returns. Owns the tags' threads, the runs in flight and the
+ * closing signal; dispatch, run mechanics and reaping live in their own files.
+ */
+export class IsolatingHost implements Host {
+  private readonly closing = new AbortController();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed: Promise<void> | undefined;
+  private readonly available: string[];
+
+  constructor(
+    readonly discovery: Discovery,
+    private readonly tags: ReadonlyMap<string, BootedTag>,
+    private readonly options: ResolvedHostOptions,
+    private readonly limit: number,
+  ) {
+    this.available = [...tags].filter(([, tag]) => tag.boot.verdict.available).map(([name]) => name).sort();
+  }
+
+  availability(tag: string): Availability | undefined {
+    const verdict = this.tags.get(tag)?.boot.verdict;
+    return verdict === undefined ? undefined : { ...verdict };
+  }
+
+  availableRuntimes(): string[] {
+    return [...this.available];
+  }
+
+  effect(tag: string, target: string | null): Promise<Effect> {
+    return this.track(this.classify(tag, target));
+  }
+
+  exec(request: ExecRequest): Promise<ExecOutcome> {
+    let parsed: ParsedExecRequest;
+    try {
+      this.assertOpen();
+      parsed = parseExecRequest(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.track(this.run(parsed));
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.closing.abort(new DOMException('the host closed', 'AbortError'));
+      await Promise.allSettled([...this.inFlight]);
+      await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
+    })();
+    return this.closed;
+  }
+
+  /** Keeps `work` in the set close() waits for until it settles. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
+    return work;
+  }
+
+  /** host.effect: the fact from an available thread of the tag, or a named error. */
+  private async classify(tag: string, target: string | null): Promise<Effect> {
+    this.assertOpen();
+    const booted = this.usable(tag);
+    const handle = booted.workers.acquire('call');
+    let poisoned = false;
+    try {
+      const call = await callEffect(handle, target, this.effectOptions());
+      if (call.ok) return call.effect;
+      this.assertOpen();
+      poisoned = call.poisoned;
+      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.limit)}`);
+    } finally {
+      void booted.workers.release(handle, { ranRun: false, poisoned });
+    }
+  }
+
+  /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
+  private async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+    const admission = admit(request, this.discovery, (tag) => this.availability(tag), this.available, this.limit);
+    if (!admission.ok) return refused(admission.result, null);
+    const tag = request.runtime;
+    const booted = this.tags.get(tag)!;
+    const handle = booted.workers.acquire('run');
+    let ranRun = false;
+    let poisoned = false;
+    try {
+      const call = await callEffect(handle, admission.target, this.effectOptions());
+      if (this.closing.signal.aborted) return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
+      if (!call.ok) {
+        poisoned = call.poisoned;
+        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
+      }
+      const stream = new RunStream(booted.boot.channels!, request.sinks);
+      const end = await executeRun({
+        handle,
+        request: { runtime: tag, body: request.body, cwd: admission.cwd, target: admission.target, hasEntry: request.sinks?.entry !== undefined, ...(request.env ? { env: request.env } : {}) },
+        stream,
+        sinks: request.sinks,
+        signal: request.signal,
+        timeoutMs: request.timeoutMs,
+        graceMs: this.options.graceMs,
+        limit: this.limit,
+        closing: this.closing.signal,
+      });
+      ranRun = true;
+      poisoned = end.poisoned;
+      stream.seal();
+      stream.finish(end.result.status);
+      await reapGroups(end.groups, this.options.graceMs);
+      const address = request.address ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}` : null;
+      return { result: end.result, effect: call.effect, address, channels: stream.channels, notices: stream.notices, violations: stream.violations };
+    } finally {
+      void booted.workers.release(handle, { ranRun, poisoned });
+    }
+  }
+
+  /** The booted tag behind `host.effect`, or a named error saying why there is none. */
+  private usable(tag: string): BootedTag {
+    const booted = this.tags.get(tag);
+    if (booted?.boot.verdict.available) return booted;
+    const why = booted ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}` : this.discovery.disabled.includes(tag) ? 'is disabled by policy' : 'is not registered';
+    throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
+  }
+
+  /** effect() is bounded like a probe: it must be cheap. */
+  private effectOptions() {
+    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
+  }
+
+  private assertOpen(): void {
+    if (this.closing.signal.aborted) throw new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
+  }
+}
+
+/** An outcome with no stream: the EXEC was refused, or failed before its run started. */
+function refused(result: ExecResult, effect: Effect | null): ExecOutcome {
+  return { result, effect, address: null, channels: {}, notices: [], violations: [] };
+}

@@ -1,0 +1,64 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { expose, type Endpoint } from 'comlink';
+import * as v from 'valibot';
+import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
+import type { SinkApi } from '../contracts/protocol.js';
+import { describeIssue } from '../contracts/result.js';
+import type { EmbeddingSinks } from './host-types.js';
+import type { RunStream } from './run-stream.js';
+
+const EntryArgsSchema = v.tuple([
+  v.pipe(v.string(), v.nonEmpty('path must not be empty')),
+  v.nullable(v.string()),
+  v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
+]);
+
+/** The host's end of a run's sink port. */
+export interface SinkPort {
+  /** The end to transfer with the run task. */
+  readonly workerPort: MessagePort;
+  close(): void;
+}
+
+/**
+ * Exposes a run's sinks over a new MessagePort with comlink. comlink calls an exposed
+ * function synchronously for each message, in arrival order, so `write`/`setState`/`emit`
+ * land in the order the leaf made them and `flush` answers only after all of them.
+ * `interact` and `entry` round-trip to the embedding service's sinks; a malformed request
+ * or answer rejects in the leaf and is recorded.
+ */
+export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): SinkPort {
+  const { port1, port2 } = new MessageChannel();
+  const api: SinkApi = {
+    write: (channel, chunk, mimetype) => stream.write(channel, chunk, mimetype),
+    setState: (channel, state) => stream.setState(channel, state),
+    emit: (notice) => stream.emit(notice),
+    flush: () => {},
+    async interact(request) {
+      const parsed = v.safeParse(ClientInteractionRequestSchema, request);
+      if (!parsed.success) throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
+      const answer: unknown = sinks.interact ? await sinks.interact(parsed.output) : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
+      const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
+      if (!resolution.success) {
+        throw refuse(stream, `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`);
+      }
+      return resolution.output;
+    },
+    async entry(path, content, opts) {
+      const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
+      if (!parsed.success) throw refuse(stream, `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`);
+      if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
+      const address: unknown = await sinks.entry(...parsed.output);
+      if (typeof address !== 'string') throw refuse(stream, `the embedding service's entry sink resolved ${typeof address}, not an address string`);
+      return address;
+    },
+  };
+  expose(api, port1 as unknown as Endpoint);
+  return { workerPort: port2, close: () => port1.close() };
+}
+
+/** Records a violation and returns the error the leaf's awaited call rejects with. */
+function refuse(stream: RunStream, message: string): TypeError {
+  stream.violate(message);
+  return new TypeError(message);
+}

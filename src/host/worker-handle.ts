@@ -1,0 +1,86 @@
+import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../contracts/protocol.js';
+import { workerEntryPath } from './package-root.js';
+
+/** How to start every thread of one tag. */
+export interface WorkerSpec {
+  readonly boot: WorkerBoot;
+  /** The thread's initial `process.env` (see worker-env.ts). */
+  readonly env: Record<string, string>;
+  readonly resourceLimits?: ResourceLimits;
+}
+
+/**
+ * One executor thread: a piscina pool held at exactly one thread, so the host always knows
+ * which thread runs which task (a shared pool hands a freed thread its next queued task
+ * before the finished task's promise settles, too early to retire it). Owns the groups its
+ * thread reported outside any task and the thread's death.
+ */
+export class WorkerHandle {
+  /** The thread's `threadId`: tests prove recycling with it. */
+  readonly threadId: number;
+  /** Runs this thread has executed (probes and effects do not count). */
+  runs = 0;
+  private readonly pool: Piscina<WorkerTask<MessagePort>, TaskReply>;
+  private readonly strayGroups = new Set<number>();
+  private death: string | undefined;
+  private terminated: Promise<void> | undefined;
+
+  constructor(spec: WorkerSpec) {
+    this.pool = new Piscina({
+      filename: workerEntryPath(),
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: 1,
+      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+      atomics: 'disabled',
+      recordTiming: false,
+      workerData: spec.boot,
+      env: spec.env,
+      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+    });
+    const thread = this.pool.threads[0];
+    if (thread === undefined) throw new Error('piscina did not start a thread');
+    this.threadId = thread.threadId;
+    thread.once('exit', (code) => {
+      this.death ??= `the worker thread exited with code ${code}`;
+      // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
+      void this.terminate();
+    });
+    // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
+    this.pool.on('error', (error: unknown) => {
+      this.death ??= `the worker thread failed: ${error instanceof Error ? error.message : String(error)}`;
+      void this.terminate();
+    });
+    this.pool.on('message', (message: unknown) => {
+      if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.add(message.pgid);
+    });
+  }
+
+  /** Why the thread is gone, or undefined while it lives. */
+  get deathReason(): string | undefined {
+    return this.death;
+  }
+
+  /** Posts one task. Rejects only when the thread dies or is terminated before it answers. */
+  post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
+    if (this.death !== undefined) return Promise.reject(new Error(this.death));
+    return this.pool.run(task, { transferList });
+  }
+
+  /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. */
+  terminate(reason = 'the host retired the worker thread'): Promise<void> {
+    this.death ??= reason;
+    this.terminated ??= this.pool.destroy();
+    return this.terminated;
+  }
+
+  /** Process groups the thread reported while no task was running; cleared by the call. */
+  takeStrayGroups(): number[] {
+    const groups = [...this.strayGroups];
+    this.strayGroups.clear();
+    return groups;
+  }
+}

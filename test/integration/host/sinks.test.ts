@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bootHost, type Host } from '../../../src/host/index.js';
+import type { ChannelState, ClientInteractionRequest } from '../../../src/index.js';
+import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+
+// Sinks are comlink proxies over a MessagePort per run; these prove ordering, the flush
+// barrier, the round-trips to the embedding service, and the host's refusals.
+describe('run sinks across the thread', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await bootHost(fixtureDiscovery(['exec-writes-many', 'exec-interacts', 'exec-misbehaves']));
+  });
+  afterAll(() => host.close());
+
+  it('delivers 10,000 writes complete and in order before the result, and the close after them', async () => {
+    const events: string[] = [];
+    const out = await host.exec({
+      runtime: 'many',
+      body: '10000',
+      sinks: {
+        write: (channel, chunk) => void events.push(`${channel}:${chunk}`),
+        setState: (channel, state) => void events.push(`${channel}=${state}`),
+      },
+    });
+    const expected = Array.from({ length: 10_000 }, (_, i) => `${i}\n`);
+    expect(out.result).toEqual({ status: 200 });
+    expect(out.channels.lines!.text).toBe(expected.join(''));
+    expect(out.channels.lines!.state).toBe('closed');
+    expect(out.violations).toEqual([]);
+    // The embedding service saw every write, in order, then the state change — all before exec resolved.
+    expect(events).toEqual([...expected.map((chunk) => `lines:${chunk}`), 'lines=closed']);
+  });
+
+  it("answers a leaf's interact with the embedding service's resolution", async () => {
+    const asked: ClientInteractionRequest[] = [];
+    const out = await host.exec({
+      runtime: 'ask',
+      body: 'deploy now?',
+      sinks: {
+        interact: async (request) => {
+          asked.push(request);
+          return { outcome: 'accepted', payload: { answer: 42 } };
+        },
+      },
+    });
+    expect(asked).toEqual([{ kind: 'confirm', prompt: 'deploy now?', payload: { asked: true } }]);
+    expect(JSON.parse(out.channels.results!.text)).toEqual({ resolution: { outcome: 'accepted', payload: { answer: 42 } }, hasEntry: false, address: null });
+  });
+
+  it('declines an interaction when the embedding service has no interact sink', async () => {
+    const out = await host.exec({ runtime: 'ask', body: 'anyone?' });
+    expect(JSON.parse(out.channels.results!.text).resolution).toEqual({ outcome: 'declined' });
+  });
+
+  it('offers entry only when the embedding service does, and returns its address', async () => {
+    const entries: unknown[] = [];
+    const out = await host.exec({
+      runtime: 'ask',
+      body: 'save?',
+      sinks: {
+        interact: async () => ({ outcome: 'declined' }),
+        entry: async (path, content, opts) => {
+          entries.push({ path, content, opts });
+          return 'known:///notes/answer.md';
+        },
+      },
+    });
+    expect(entries).toEqual([{ path: 'notes/answer.md', content: '{"outcome":"declined"}', opts: { tags: ['answer'] } }]);
+    expect(JSON.parse(out.channels.results!.text)).toMatchObject({ hasEntry: true, address: 'known:///notes/answer.md' });
+  });
+
+  it('rejects a malformed interaction in the leaf and records it as a violation', async () => {
+    let called = false;
+    const out = await host.exec({ runtime: 'ask', body: 'malformed', sinks: { interact: async () => ((called = true), { outcome: 'accepted' }) } });
+    expect(called).toBe(false);
+    expect(JSON.parse(out.channels.results!.text).error).toMatch(/interact: invalid request/);
+    expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*kind/)]);
+  });
+
+  it('refuses writes and state changes for undeclared channels, and forwards only what it accepted', async () => {
+    const forwarded: string[] = [];
+    const out = await host.exec({ runtime: 'misbehave', body: 'undeclared', sinks: { write: (channel, chunk) => void forwarded.push(`${channel}:${chunk}`) } });
+    expect(out.result.status).toBe(200);
+    expect(Object.keys(out.channels)).toEqual(['out', 'err']);
+    expect(out.channels.out!.text).toBe('kept');
+    expect(forwarded).toEqual(['out:kept']);
+    expect(out.violations).toEqual([
+      'write to undeclared channel "nope" (declared: out, err)',
+      'setState to undeclared channel "nope" (declared: out, err)',
+    ]);
+  });
+
+  it('allows only active ⇒ closed or errored, and refuses writes to a closed channel', async () => {
+    const states: [string, ChannelState][] = [];
+    const out = await host.exec({ runtime: 'misbehave', body: 'illegal', sinks: { setState: (channel, state) => void states.push([channel, state]) } });
+    expect(out.channels.out).toMatchObject({ state: 'closed', text: '' });
+    expect(out.violations).toEqual([
+      'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
+      'write to out after it became closed',
+      'setState on err: "sideways" is not a channel state',
+    ]);
+    // `err` was left active and the run succeeded, so the host closed it afterwards.
+    expect(states).toEqual([['out', 'closed'], ['err', 'closed']]);
+  });
+
+  it('keeps a per-write mimetype as its own part', async () => {
+    const out = await host.exec({ runtime: 'misbehave', body: 'mimetypes' });
+    expect(out.channels.out!.text).toBe('ab{"c":1}d');
+    expect(out.channels.out!.parts).toEqual([
+      { mimetype: 'text/plain', text: 'ab' },
+      { mimetype: 'application/json', text: '{"c":1}d' },
+    ]);
+    expect(out.channels.out!.mimetype).toBe('application/json');
+  });
+
+  it('keeps valid notices and refuses invalid ones', async () => {
+    const emitted: unknown[] = [];
+    const out = await host.exec({ runtime: 'misbehave', body: 'bad-notice', sinks: { emit: (notice) => void emitted.push(notice) } });
+    expect(out.notices).toEqual([{ kind: 'progress', message: 'half', progress: 0.5 }]);
+    expect(emitted).toEqual(out.notices);
+    expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(kind: /)]);
+  });
+
+  it("records an embedding sink that throws without breaking the run", async () => {
+    const out = await host.exec({
+      runtime: 'misbehave',
+      body: 'mimetypes',
+      sinks: {
+        write: () => {
+          throw new Error('storage is full');
+        },
+      },
+    });
+    expect(out.result.status).toBe(200);
+    expect(out.channels.out!.text).toBe('ab{"c":1}d');
+    expect(out.violations[0]).toBe("the embedding service's write sink threw: storage is full");
+  });
+});

@@ -1,0 +1,64 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TagWorkers, type RecyclePolicy } from '../../../src/host/tag-workers.js';
+import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+
+const entry = fixtureDiscovery(['exec-keeps-state']).registry.get('state')!;
+const spec = { boot: { tag: 'state', glyph: '', entryUrl: entry.entryUrl }, env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' } };
+
+// The thread bookkeeping of one tag, with real threads: which thread a task gets, the warm
+// spare, and retirement.
+describe('TagWorkers', () => {
+  let workers: TagWorkers | undefined;
+  const open = (recycle: RecyclePolicy) => (workers = new TagWorkers(spec, recycle, 200));
+  afterEach(async () => {
+    await workers?.close();
+  });
+
+  it("keeps a warm spare under 'each-run', hands it to the next run, and retires a thread that ran", async () => {
+    const tag = open('each-run');
+    const first = tag.acquire('run');
+    const spare = tag.snapshot().spare;
+    expect(spare).toBeDefined();
+    expect(spare).not.toBe(first.threadId);
+    await tag.release(first, { ranRun: true, poisoned: false });
+    expect(first.deathReason).toBe('the host retired the worker thread');
+    const second = tag.acquire('run');
+    expect(second.threadId).toBe(spare);
+    expect(tag.snapshot().spare).not.toBe(spare);
+    await tag.release(second, { ranRun: true, poisoned: false });
+  });
+
+  it('returns a thread used only for a probe or effect call, and starts no spare for it', async () => {
+    const tag = open('each-run');
+    const handle = tag.acquire('call');
+    expect(tag.snapshot()).toEqual({ available: [], busy: [handle.threadId], spare: undefined });
+    await tag.release(handle, { ranRun: false, poisoned: false });
+    expect(tag.snapshot()).toEqual({ available: [handle.threadId], busy: [], spare: handle.threadId });
+    expect(tag.acquire('run').threadId).toBe(handle.threadId);
+  });
+
+  it("prefers a thread that already ran under 'never', keeping the spare fresh", async () => {
+    const tag = open('never');
+    const first = tag.acquire('run');
+    const spare = tag.snapshot().spare;
+    await tag.release(first, { ranRun: true, poisoned: false });
+    expect(tag.acquire('run').threadId).toBe(first.threadId);
+    expect(tag.snapshot().spare).toBe(spare);
+  });
+
+  it('retires a poisoned thread whatever the policy', async () => {
+    const tag = open('never');
+    const handle = tag.acquire('run');
+    await tag.release(handle, { ranRun: true, poisoned: true });
+    expect(handle.deathReason).toBeDefined();
+    expect(tag.snapshot().available).not.toContain(handle.threadId);
+  });
+
+  it('terminates every thread on close and refuses to hand out more', async () => {
+    const tag = open('each-run');
+    const busy = tag.acquire('run');
+    await tag.close();
+    expect(busy.deathReason).toBeDefined();
+    expect(() => tag.acquire('run')).toThrow(/closed/);
+  });
+});

@@ -4,6 +4,7 @@
  * recycling, and process-group reaping.
  */
 export { bootHost } from './boot-host.js';
+export { createHost } from './create-host.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, HostOptionsSchema } from './host-options.js';
 export { ExecRequestSchema } from './exec-request.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';

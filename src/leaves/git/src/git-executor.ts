@@ -1,5 +1,5 @@
-import { CommandSyntaxError, ErrorDetail, probeBinary, Results, SubprocessExecutor } from '@plurnk/plurnk-execs';
-import type { ExecArgs, ExecResult, RuntimeAvailability, SpawnArgs } from '@plurnk/plurnk-execs';
+import { CommandSyntaxError, ErrorDetail, PlurnkExecsError, probeBinary, Results, SubprocessExecutor } from '@plurnk/plurnk-execs';
+import type { ExecArgs, ExecResult, ExecutorOptions, RuntimeAvailability, SpawnArgs } from '@plurnk/plurnk-execs';
 import { readGitCommand } from './git-command.js';
 import { withoutRepositoryEnv } from './repository-env.js';
 
@@ -11,6 +11,13 @@ import { withoutRepositoryEnv } from './repository-env.js';
  * its target or working directory names. Effect `host` (the inherited default).
  */
 export class GitExecutor extends SubprocessExecutor {
+  constructor(options: ExecutorOptions) {
+    super(options);
+    if (options.runtime !== 'git') {
+      throw new PlurnkExecsError('invalid-declaration', `@plurnk/plurnk-execs-git claims only runtime "git"; it was constructed for ${JSON.stringify(options.runtime)}`);
+    }
+  }
+
   override get binary(): string {
     return 'git';
   }

@@ -18,6 +18,7 @@ export class GitExecutor extends SubprocessExecutor {
     }
   }
 
+  /** Always `git`, whatever the tag (the base class would use the tag's name). */
   override get binary(): string {
     return 'git';
   }
@@ -37,6 +38,7 @@ export class GitExecutor extends SubprocessExecutor {
     return { available: false, detail: `${verdict.detail} (install: apt-get install git)` };
   }
 
+  /** Refuses a body that is not one git command, else runs it with the repository env stripped. */
   override async run(args: ExecArgs): Promise<ExecResult> {
     const command = readGitCommand(args.body);
     const limit = ErrorDetail.resolve(this.runtime);

@@ -1,0 +1,99 @@
+// Runs jq's test suites through a pluggable "run one case" function. In-process today (the
+// leaf's executor called directly); through the host later, by passing a different runCase.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { judgeCase, parseJqTests } from './cases.mjs';
+
+/** The environment jq's own harness gives man.test (tests/mantest runs `env -i PAGER=less`). */
+export const JQ_TEST_ENV = Object.freeze({ PAGER: 'less' });
+
+/**
+ * Parses every suite file, runs each case that is not skipped through `runCase` (one at a
+ * time: a case that aborts jq must not overlap the next), and judges it.
+ *
+ * @param {string[]} files paths of `.test` files
+ * @param {import('./cases.d.mts').RunCase} runCase
+ * @returns {Promise<import('./cases.d.mts').ConformanceReport>}
+ */
+export async function runConformance(files, runCase) {
+  const report = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  for (const file of files) {
+    const cases = parseJqTests(await readFile(file, 'utf8'), basename(file));
+    for (const testCase of cases) {
+      if (testCase.skip) {
+        report.skipped += 1;
+        continue;
+      }
+      const reason = judgeCase(testCase, await runCase(testCase));
+      if (reason === undefined) report.passed += 1;
+      else {
+        report.failed += 1;
+        report.failures.push({ file: testCase.file, line: testCase.line, program: testCase.program, reason });
+      }
+    }
+  }
+  return report;
+}
+
+/**
+ * A runCase that calls the jq leaf's executor in this thread, as the host's worker will: the
+ * case's input line is written to a file that becomes the target, the program is the body,
+ * and the env is {@link JQ_TEST_ENV}. Call `close()` to remove the input files.
+ *
+ * @param {new (options: { runtime: string; glyph: string }) => { run(args: object): Promise<object> }} Executor
+ */
+export async function inProcessRunner(Executor) {
+  const dir = await mkdtemp(join(tmpdir(), 'jq-conformance-'));
+  const executor = new Executor({ runtime: 'jq', glyph: '' });
+  let count = 0;
+  /** @type {import('./cases.d.mts').RunCase} */
+  const runCase = async (testCase) => {
+    let target = null;
+    if (testCase.input !== null) {
+      target = join(dir, `case-${count++}.json`);
+      await writeFile(target, testCase.input);
+    }
+    const chunks = [];
+    const result = await executor.run({
+      runtime: 'jq',
+      body: testCase.program,
+      cwd: dir,
+      target,
+      env: { ...JQ_TEST_ENV },
+      signal: new AbortController().signal,
+      write: (_channel, chunk) => void chunks.push(chunk),
+      setState: () => {},
+      emit: () => {},
+      interact: async () => ({ outcome: 'declined' }),
+    });
+    return { result, text: chunks.join('') };
+  };
+  return { runCase, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A runCase that drives jq-wasm directly, without the leaf, for comparison: the case's input
+ * is jq's stdin, a fresh module replaces one that threw, and `$ENV` is jq-wasm's own.
+ */
+export async function directRunner() {
+  const { loadJq } = await import('jq-wasm');
+  let jq = await loadJq();
+  /** @type {import('./cases.d.mts').RunCase} */
+  const runCase = async (testCase) => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      const flags = testCase.input === null ? ['-c', '-n'] : ['-c'];
+      const { stdout, stderr, exitCode } = jq.raw(testCase.input ?? '', testCase.program, flags);
+      const problem = exitCode === 0 ? undefined : { type: 'direct/jq-error', status: 500, detail: stderr, jqExitCode: exitCode };
+      return { result: problem ? { status: 500, problem } : { status: 200 }, text: stdout };
+    } catch (error) {
+      jq = await loadJq();
+      return { result: { status: 500, problem: { type: 'direct/jq-aborted', status: 500, detail: String(error) } }, text: '' };
+    } finally {
+      console.error = original;
+    }
+  };
+  return { runCase, close: async () => {} };
+}

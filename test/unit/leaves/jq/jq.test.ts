@@ -1,0 +1,120 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadJq } from 'jq-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executorFor, problemCodeOf, runTag } from '../leaf-harness.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'leaf-jq-'));
+  await writeFile(join(dir, 'many.json'), '{"a":1}\n{"a":2}\n[3]\n');
+  await writeFile(join(dir, 'broken.json'), '{"a":1}\n{"a":');
+  await mkdir(join(dir, 'folder'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('jq leaf', () => {
+  it.each([
+    { body: '[1, 2, 3] | .[]', target: null, out: '1\n2\n3\n' },
+    { body: '', target: null, out: 'null\n' },
+    { body: '  \n', target: null, out: 'null\n' },
+    { body: '{"b": [1, {"c": "x\\ny"}]}', target: null, out: '{"b":[1,{"c":"x\\ny"}]}\n' },
+    { body: 'empty', target: null, out: '' },
+    { body: '.a? // "no a"', target: 'many.json', out: '1\n2\n"no a"\n' },
+    { body: '', target: 'many.json', out: '{"a":1}\n{"a":2}\n[3]\n' },
+    { body: '[inputs]', target: 'many.json', out: '[{"a":2},[3]]\n' },
+  ])('$body on $target writes one compact value per line', async ({ body, target, out }) => {
+    const run = await runTag('jq', { body, target, cwd: dir });
+    expect(run.result).toEqual({ status: 200 });
+    expect(run.channel('results')).toEqual({ mimetype: 'application/jsonl', state: 'closed', text: out });
+  });
+
+  it('is pure without a target and read with one', async () => {
+    const executor = await executorFor('jq');
+    expect([executor.effect(null), executor.effect('many.json')]).toEqual(['pure', 'read']);
+  });
+
+  it('shows only the run env in $ENV and env, never the host process env', async () => {
+    const run = await runTag('jq', { body: '[$ENV, env.A, $ENV.PATH]', env: { A: 'één', B: 'x' } });
+    expect(JSON.parse(run.channel('results').text)).toEqual([{ A: 'één', B: 'x' }, 'één', null]);
+    const bare = await runTag('jq', { body: '$ENV' });
+    expect(bare.channel('results').text).toBe('{}\n');
+  });
+
+  it('keeps $__loc__ line numbers for a program that reads the env', async () => {
+    const run = await runTag('jq', { body: '[$__loc__.line, env.A]', env: { A: '1' } });
+    expect(run.channel('results').text).toBe('[1,"1"]\n');
+  });
+
+  it.each(['$ENV | .a |||', 'env | {(0): 1}', '.x as $v | env | $nope'])(
+    'reports the compile error of %j exactly as jq does, env binding or not',
+    async (program) => {
+      const run = await runTag('jq', { body: program, env: { A: '1' } });
+      const direct = (await loadJq()).raw('', program, ['-c', '-n']);
+      expect(direct.exitCode).toBe(3);
+      expect(run.result.status).toBe(500);
+      expect(problemCodeOf(run.result)).toBe('jq-error');
+      expect(run.result.problem?.detail).toBe(direct.stderr);
+      expect(run.result.problem?.jqExitCode).toBe(3);
+    },
+  );
+
+  it('a runtime error is 500 jq-error; values printed before it stay on the channel', async () => {
+    const run = await runTag('jq', { body: '1, error("boom"), 2' });
+    expect(run.result.problem).toMatchObject({ status: 500, jqExitCode: 5, detail: 'jq: error (at <unknown>): boom' });
+    expect(run.result.problem?.recovery).toMatch(/Fix the jq program/);
+    expect(run.channel('results')).toMatchObject({ state: 'errored', text: '1\n' });
+  });
+
+  it('an input that is not JSON is a jq-error after the values before it', async () => {
+    const run = await runTag('jq', { body: '.a', target: 'broken.json', cwd: dir });
+    expect(problemCodeOf(run.result)).toBe('jq-error');
+    expect(run.result.problem?.detail).toMatch(/parse error/);
+    expect(run.channel('results').text).toBe('1\n');
+  });
+
+  it.each([
+    ['missing.json', 404],
+    ['folder', 400],
+  ])('an unreadable target %s is jq-read-failed %d naming the path', async (target, status) => {
+    const run = await runTag('jq', { body: '.', target, cwd: dir });
+    expect(run.result.status).toBe(status);
+    expect(problemCodeOf(run.result)).toBe('jq-read-failed');
+    expect(run.result.problem?.detail).toContain(join(dir, target));
+    expect(run.result.problem?.path).toBe(join(dir, target));
+    expect(run.channel('results').state).toBe('errored');
+  });
+
+  it('a wasm stack overflow is a clear jq-aborted Problem, and the next run gets a fresh jq', async () => {
+    const deep = await runTag('jq', { body: 'reduce range(10000) as $_ ([]; [.]) | tojson | fromjson | flatten' });
+    expect(deep.result.status).toBe(500);
+    expect(problemCodeOf(deep.result)).toBe('jq-aborted');
+    expect(deep.result.problem?.detail).toMatch(/^jq-wasm aborted: (memory access out of bounds|Aborted\(|Maximum call stack)/);
+    expect(deep.channel('results').state).toBe('errored');
+    const next = await runTag('jq', { body: '[range(3)] | add' });
+    expect(next.result).toEqual({ status: 200 });
+    expect(next.channel('results').text).toBe('3\n');
+  });
+
+  it('debug output is a transient notice, not a failure', async () => {
+    const run = await runTag('jq', { body: '1 | debug | . + 1' });
+    expect(run.result).toEqual({ status: 200 });
+    expect(run.channel('results').text).toBe('2\n');
+    expect(run.notices).toEqual([{ kind: 'info', message: '["DEBUG:",1]' }]);
+  });
+
+  it('a pre-aborted run is 499 cancelled and reads nothing', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const run = await runTag('jq', { body: '.', target: 'missing.json', cwd: dir, signal: controller.signal });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
+    expect(run.channel('results').state).toBe('errored');
+  });
+
+  it('is available, reporting the jq version it loaded', async () => {
+    expect(await (await executorFor('jq')).probe()).toEqual({ available: true, detail: 'jq-1.8.2 (jq-wasm)' });
+  });
+});

@@ -1,0 +1,190 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import initWabt from 'wabt';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { executorFor, problemCodeOf, runTag } from '../leaf-harness.js';
+
+const ANSWER = '(module (func (export "main") (result i32) i32.const 42))';
+/** ANSWER as wabt encodes it (the wasm tag's manifest example); a test below keeps the two in step. */
+const ANSWER_BASE64 = 'AGFzbQEAAAABBQFgAAF/AwIBAAcIAQRtYWluAAAKBgEEAEEqCw==';
+const LOGGER = `(module
+  (import "env" "log" (func $log (param i32)))
+  (import "env" "log" (func $log2 (param i32 f64)))
+  (func (export "main")
+    (call $log (i32.const 7))
+    (call $log2 (i32.const 1) (f64.const 2.5))))`;
+
+let dir: string;
+
+/** Assembles wat with the real wabt, for the `wasm` tag's binary inputs. */
+async function assemble(text: string): Promise<Uint8Array> {
+  const module = (await initWabt()).parseWat('test.wat', text);
+  try {
+    return new Uint8Array(module.toBinary({}).buffer);
+  } finally {
+    module.destroy();
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'leaf-wasm-'));
+  await writeFile(join(dir, 'answer.wasm'), Buffer.from(ANSWER_BASE64, 'base64'));
+  await writeFile(join(dir, 'answer.wat'), ANSWER);
+  await mkdir(join(dir, 'folder'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+/** The parsed `results` of a successful run. */
+async function output(tag: string, fields: { body?: string; target?: string; cwd?: string }): Promise<unknown> {
+  const run = await runTag(tag, fields);
+  expect(run.result).toEqual({ status: 200 });
+  expect(run.channel('results')).toMatchObject({ mimetype: 'application/json', state: 'closed' });
+  return JSON.parse(run.channel('results').text);
+}
+
+describe('wat and wasm leaf', () => {
+  it.each([
+    ['wat', { body: ANSWER }],
+    ['wat', { target: 'answer.wat' }],
+    ['wasm', { body: ANSWER_BASE64 }],
+    ['wasm', { body: ANSWER_BASE64.replace(/(.{8})/g, '$1\n') }],
+    ['wasm', { target: 'answer.wasm' }],
+  ])('%s runs main from %j and reports {returned, log, exports}', async (tag, fields) => {
+    expect(await output(tag, { ...fields, cwd: dir })).toEqual({ returned: 42, log: [], exports: { main: 'function' } });
+  });
+
+  it('the base64 fixture is what wabt assembles from the wat fixture', async () => {
+    expect(Buffer.from(await assemble(ANSWER)).toString('base64')).toBe(ANSWER_BASE64);
+  });
+
+  it('records every env.log call, several arguments as an array', async () => {
+    expect(await output('wat', { body: LOGGER })).toEqual({ returned: null, log: [7, [1, 2.5]], exports: { main: 'function' } });
+  });
+
+  it.each([
+    ['_start when there is no main', '(module (func (export "other") (result i32) i32.const 1) (func (export "_start") (result i32) i32.const 2))', 2],
+    ['the only exported function', '(module (func (export "compute") (result i32) i32.const 3))', 3],
+    ['nothing when no function is exported', '(module (memory (export "mem") 1))', null],
+  ])('calls %s', async (_, body, returned) => {
+    expect(((await output('wat', { body })) as { returned: unknown }).returned).toBe(returned);
+  });
+
+  it('returns an i64 beyond 2^53 as its exact decimal string', async () => {
+    const body = '(module (func (export "main") (result i64) i64.const 9007199254740993))';
+    expect(((await output('wat', { body })) as { returned: unknown }).returned).toBe('9007199254740993');
+  });
+
+  it.each([
+    ['wat', { body: '(module (func (export "main") i32.const))' }, 400, 'wat-parse-error', /body\.wat:1:\d+: error: unexpected token/],
+    ['wat', { body: '(module (func (export "main") (result i32) i64.const 1))' }, 400, 'wasm-invalid', /type mismatch/],
+    ['wat', { body: '(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32))))' }, 400, 'wasm-invalid', /the only import provided is env\.log/],
+    ['wat', { body: '(module (func (export "a")) (func (export "b")))' }, 400, 'wasm-no-entry', /exports 2 functions \(a, b\) and none is main or _start/],
+    ['wat', { body: '(module (func (export "main") unreachable))' }, 500, 'wasm-trap', /^trap in main: unreachable/],
+    ['wat', { body: '(module (memory 1) (func (export "main") (result i32) (i32.load (i32.const 70000))))' }, 500, 'wasm-trap', /out of bounds/],
+    ['wat', { body: '(module (func $f (call $f)) (start $f))' }, 500, 'wasm-trap', /^trap in the start function: Maximum call stack/],
+    ['wasm', { body: 'not base64!' }, 400, 'wasm-invalid', /not base64/],
+    ['wasm', { body: 'AAECAwQF' }, 400, 'wasm-invalid', /not a valid WebAssembly module/],
+    ['wat', { target: 'missing.wat' }, 404, 'wasm-read-failed', /cannot read the module missing\.wat/],
+    ['wasm', { target: 'folder' }, 400, 'wasm-read-failed', /cannot read the module folder/],
+  ])('%s %j fails with %d %s', async (tag, fields, status, code, detail) => {
+    const run = await runTag(tag, { ...fields, cwd: dir });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([status, code]);
+    expect(run.result.problem?.detail).toMatch(detail);
+    expect(run.channel('results')).toMatchObject({ state: 'errored', text: '' });
+  });
+
+  it('a trap carries what the module logged before it', async () => {
+    const body = '(module (import "env" "log" (func $log (param i32))) (func (export "main") (call $log (i32.const 5)) unreachable))';
+    const run = await runTag('wat', { body });
+    expect(run.result.problem).toMatchObject({ status: 500, log: [5] });
+  });
+
+  it('is pure without a target and read with one', async () => {
+    for (const tag of ['wat', 'wasm']) {
+      const executor = await executorFor(tag);
+      expect([executor.effect(null), executor.effect('module.bin')]).toEqual(['pure', 'read']);
+    }
+  });
+
+  it('a pre-aborted run is 499 cancelled', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const run = await runTag('wat', { body: ANSWER, signal: controller.signal });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
+    expect(run.channel('results').state).toBe('errored');
+  });
+
+  it('both tags are available', async () => {
+    expect(await (await executorFor('wat')).probe()).toEqual({ available: true, detail: 'wabt 1.0.39' });
+    expect(await (await executorFor('wasm')).probe()).toMatchObject({ available: true, detail: expect.stringMatching(/^WebAssembly in V8 /) });
+  });
+});
+
+describe('wasm linear memory cap', () => {
+  it('refuses a module whose initial memory exceeds the default 64 MiB cap', async () => {
+    const run = await runTag('wat', { body: '(module (memory 1025))' });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'wasm-memory-limit']);
+    expect(run.result.problem?.detail).toBe('memory 0 starts at 1025 pages (64.0625 MiB); the cap is 1024 pages (64 MiB)');
+    expect(run.result.problem?.recovery).toMatch(/PLURNK_EXECS_WASM_MAX_MEMORY_MB/);
+  });
+
+  it.each([
+    ['without a declared maximum', '(memory 1)'],
+    ['with a larger declared maximum', '(memory 1 60000)'],
+  ])('caps growth of a memory %s: memory.grow past the cap returns -1', async (_, memory) => {
+    const body = `(module (import "env" "log" (func $log (param i32))) ${memory}
+      (func (export "main") (call $log (memory.grow (i32.const 1023))) (call $log (memory.grow (i32.const 1)))))`;
+    expect(((await output('wat', { body })) as { log: unknown }).log).toEqual([1, -1]);
+  });
+
+  it('takes the cap from PLURNK_EXECS_WASM_MAX_MEMORY_MB', async () => {
+    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', '1');
+    expect((await runTag('wat', { body: '(module (memory 17))' })).result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
+    expect(((await output('wat', { body: '(module (memory (export "m") 16))' })) as { exports: unknown }).exports).toEqual({ m: 'memory' });
+  });
+
+  it('bounds a binary module the same way', async () => {
+    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', '1');
+    const binary = await assemble('(module (memory 2000))');
+    const run = await runTag('wasm', { body: Buffer.from(binary).toString('base64') });
+    expect(problemCodeOf(run.result)).toBe('wasm-memory-limit');
+  });
+
+  it.each(['0', '-1', 'lots', '5000'])('a malformed cap %j is 500 invalid-configuration', async (value) => {
+    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', value);
+    const run = await runTag('wat', { body: ANSWER });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'invalid-configuration']);
+    expect(run.result.problem?.detail).toContain('PLURNK_EXECS_WASM_MAX_MEMORY_MB');
+  });
+});
+
+describe('boundMemory', () => {
+  type Bound = (bytes: Uint8Array, capPages: number) => { kind: string; bytes?: Uint8Array; detail?: string };
+  const load = async () => ((await import('@plurnk/plurnk-execs-wasm')) as unknown as { boundMemory: Bound }).boundMemory;
+
+  it('copies a module without a memory section byte for byte', async () => {
+    const bytes = Buffer.from(ANSWER_BASE64, 'base64');
+    const bounded = (await load())(bytes, 16);
+    expect(bounded.kind).toBe('bounded');
+    expect(Buffer.from(bounded.bytes!).equals(bytes)).toBe(true);
+  });
+
+  it('rewrites only the memory limits, so the module still compiles and exports the same', async () => {
+    const bytes = await assemble('(module (memory (export "m") 2) (func (export "main") (result i32) i32.const 1))');
+    const bounded = (await load())(bytes, 16);
+    expect(bounded.kind).toBe('bounded');
+    expect(bounded.bytes!.length).toBe(bytes.length + 1);
+    await writeFile(join(dir, 'bounded.wasm'), bounded.bytes!);
+    expect(await output('wasm', { target: 'bounded.wasm', cwd: dir })).toEqual({ returned: 1, log: [], exports: { m: 'memory', main: 'function' } });
+  });
+
+  it('calls bytes that are not a module malformed instead of throwing', async () => {
+    expect((await load())(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9), 16).kind).toBe('malformed');
+  });
+});

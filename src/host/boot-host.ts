@@ -33,7 +33,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     const spec = { boot: { tag, glyph: entry.glyph, entryUrl: entry.entryUrl }, env, ...(resourceLimits ? { resourceLimits } : {}) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
-  const boots = await probeAll(workers, { probeTimeoutMs: resolved.probeTimeoutMs, graceMs: resolved.graceMs, limit });
+  const boots = await probeAll(workers, { probeTimeoutMs: resolved.probeTimeoutMs, graceMs: resolved.graceMs, limit, onProbe: resolved.onProbe });
   const tags = new Map<string, BootedTag>();
   for (const [tag, tagWorkers] of workers) {
     const boot = boots.get(tag)!;

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { DEFAULT_KILL_GRACE_MS } from '../contracts/abort-reason.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import { describeIssue } from '../contracts/result.js';
-import type { HostOptions } from './host-types.js';
+import type { Availability, HostOptions } from './host-types.js';
 import type { RecyclePolicy } from './tag-workers.js';
 
 /** Default time one probe may take at boot. */
@@ -27,6 +27,7 @@ export const HostOptionsSchema = v.strictObject({
   recycle: v.optional(
     v.union([v.literal('each-run'), v.literal('never'), v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) })]),
   ),
+  onProbe: v.optional(v.function()),
   limits: v.optional(
     v.strictObject({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
@@ -44,6 +45,7 @@ export interface ResolvedHostOptions {
   heapMb: number | undefined;
   outputBytes: number | undefined;
   graceMs: number;
+  onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
 /** Validates `options` and fills the defaults. Throws `invalid-configuration` naming every bad field. */
@@ -53,6 +55,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     throw new PlurnkExecsError('invalid-configuration', `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`);
   }
   const { probeTimeoutMs, defaultRuntime, recycle, limits } = parsed.output;
+  const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     defaultRuntime,
@@ -60,5 +63,6 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     heapMb: limits?.heapMb,
     outputBytes: limits?.outputBytes,
     graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
+    onProbe,
   };
 }

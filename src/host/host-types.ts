@@ -22,6 +22,8 @@ export interface HostOptions {
   defaultRuntime?: string;
   /** When a thread that ran a run is replaced. Default `'each-run'`. */
   recycle?: RecyclePolicy;
+  /** Called once per tag as its boot verdict arrives (progress for long boots); a throw is ignored. */
+  onProbe?: (tag: string, availability: Availability) => void;
   limits?: {
     /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). */
     heapMb?: number;

@@ -25,11 +25,23 @@ export interface ProbeOptions {
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
   readonly limit: number;
+  /** Told each verdict as it arrives. */
+  readonly onProbe?: ((tag: string, verdict: Availability) => void) | undefined;
 }
 
 /** Probes every tag concurrently, each under its own timeout (§executor-probe). Never rejects. */
 export async function probeAll(tags: ReadonlyMap<string, TagWorkers>, options: ProbeOptions): Promise<Map<string, TagBoot>> {
-  const entries = await Promise.all([...tags].map(async ([tag, workers]) => [tag, await probeTag(workers, options)] as const));
+  const entries = await Promise.all(
+    [...tags].map(async ([tag, workers]) => {
+      const boot = await probeTag(workers, options);
+      try {
+        options.onProbe?.(tag, boot.verdict);
+      } catch {
+        // Progress reporting must never change a boot.
+      }
+      return [tag, boot] as const;
+    }),
+  );
   return new Map(entries);
 }
 

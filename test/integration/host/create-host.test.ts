@@ -23,6 +23,23 @@ describe('createHost', () => {
     }
   });
 
+  it('tells onProbe each verdict as it arrives, and a throwing onProbe changes nothing', async () => {
+    const seen: [string, boolean][] = [];
+    const host = await createHost({
+      packageDirs: [join(HOST_FIXTURES, 'exec-echo'), join(HOST_FIXTURES, 'exec-unavailable')],
+      onProbe: (tag, verdict) => {
+        seen.push([tag, verdict.available]);
+        throw new Error('progress display broke');
+      },
+    });
+    try {
+      expect(seen.sort()).toEqual([['absent', false], ['echo', true], ['echo-either', true], ['echo-literal', true], ['echo-target', true]]);
+      expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal', 'echo-target']);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('rejects with the discovery error when a declaration is malformed', async () => {
     const bad = join(HOST_FIXTURES, '..', 'discovery', 'invalid', 'node_modules');
     const dirs = readdirSync(bad).filter((name) => !name.startsWith('.')).map((name) => join(bad, name));

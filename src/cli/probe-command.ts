@@ -1,0 +1,76 @@
+import { cpus } from 'node:os';
+import { bootHost } from '../host/boot-host.js';
+import { discover } from '../host/discover.js';
+import type { Availability } from '../host/host-types.js';
+import { EXIT, type CliIo, type Command } from './cli-io.js';
+import { formatTable } from './format-table.js';
+import { parseFlags, parseMs } from './parse-flags.js';
+import { startProgress } from './progress-line.js';
+
+/** One row of `probe`: a registered tag and its boot verdict. */
+export interface ProbeRow {
+  tag: string;
+  package: string;
+  available: boolean;
+  detail: string | null;
+  probeMs: number;
+}
+
+const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>]
+
+Discovers the executor leaves installed in the nearest node_modules, boots the isolating host
+(every tag in its own worker thread, probed concurrently) and prints one row per tag: package,
+availability, probe latency and detail, then the boot total.
+
+  --json           print a JSON document instead of the table
+  --timeout <ms>   per-probe timeout (default 3000)
+`;
+
+/** `plurnk-execs probe`. */
+export const probeCommand: Command = {
+  name: 'probe',
+  summary: 'boot the host on the installed leaves and print every tag’s verdict',
+  usage: USAGE,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const { values } = parseFlags('probe', argv, { json: { type: 'boolean' }, timeout: { type: 'string' } }, { names: [], required: 0 });
+    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    const probeTimeoutMs = parseMs('probe', '--timeout', values.timeout as string | undefined);
+
+    const started = performance.now();
+    const discovery = await discover({ cwd: io.cwd });
+    const total = discovery.registry.size;
+    const pending = new Set(discovery.registry.keys());
+    const progress = startProgress(io.stderr, io.stderrIsTTY, () => `probing ${total} tags: ${total - pending.size} done, waiting for ${[...pending].slice(0, 4).join(', ')}${pending.size > 4 ? ', …' : ''}`);
+    const verdicts = new Map<string, Availability>();
+    const host = await bootHost(discovery, {
+      ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+      onProbe: (tag, verdict) => {
+        pending.delete(tag);
+        verdicts.set(tag, verdict);
+      },
+    }).finally(() => progress.done());
+    const bootMs = Math.round(performance.now() - started);
+    await host.close();
+
+    const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
+      const verdict = verdicts.get(entry.tag);
+      return { tag: entry.tag, package: entry.packageName, available: verdict?.available ?? false, detail: verdict?.detail ?? null, probeMs: verdict?.probeMs ?? 0 };
+    });
+    if (values.json) {
+      const document = { bootMs, tags: rows, disabled: discovery.disabled, skipped: discovery.skipped, node: process.version, cores: cpus().length };
+      io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+    } else {
+      io.stdout.write(renderProbeTable(rows, bootMs, discovery.disabled, discovery.skipped));
+    }
+    return EXIT.ok;
+  },
+};
+
+function renderProbeTable(rows: ProbeRow[], bootMs: number, disabled: readonly string[], skipped: readonly string[]): string {
+  const body = rows.map((row) => [row.tag, row.package, row.available ? 'yes' : 'no', `${row.probeMs} ms`, row.detail ?? '']);
+  const available = rows.filter((row) => row.available).length;
+  let text = rows.length === 0 ? 'no executor leaves found in the nearest node_modules\n' : formatTable(['TAG', 'PACKAGE', 'AVAILABLE', 'PROBE', 'DETAIL'], body);
+  if (disabled.length > 0) text += `disabled by policy: ${disabled.join(', ')}\n`;
+  if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
+  return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
+}

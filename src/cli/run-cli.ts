@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { isPlurnkExecsError } from '../contracts/errors.js';
+import { EXIT, type CliIo, type Command } from './cli-io.js';
+import { docCommand } from './doc-command.js';
+import { execCommand } from './exec-command.js';
+import { UsageError } from './parse-flags.js';
+import { probeCommand } from './probe-command.js';
+
+const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand];
+
+/**
+ * Runs `plurnk-execs <command> …` and resolves the exit code. Usage mistakes print the
+ * message and a pointer to `--help` (exit 2); this package's named errors print their
+ * message (exit 1); anything else is a bug and prints its stack (exit 70).
+ */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) return void io.stderr.write(generalUsage()), EXIT.usage;
+    io.stdout.write(generalUsage());
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`${packageVersion()}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    io.stderr.write(`plurnk-execs: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
+    return EXIT.usage;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(`plurnk-execs ${error.message}\nSee: plurnk-execs ${command.name} --help\n`);
+      return EXIT.usage;
+    }
+    if (isPlurnkExecsError(error)) {
+      io.stderr.write(`plurnk-execs ${command.name}: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    io.stderr.write(`plurnk-execs ${command.name}: unexpected failure\n${(error as Error)?.stack ?? String(error)}\n`);
+    return 70;
+  }
+}
+
+function generalUsage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return `Usage: plurnk-execs <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun plurnk-execs <command> --help for a command's options.\n`;
+}
+
+function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}

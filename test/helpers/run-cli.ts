@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI, as `npx plurnk-execs` runs it. */
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The repository root: its node_modules holds the built-in leaves (workspace links). */
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A running CLI process: its output so far, and its end. */
+export interface CliRun {
+  pid: number;
+  stdout(): string;
+  stderr(): string;
+  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** Starts `plurnk-execs <argv>` in `cwd` with `input` (if any) on stdin. */
+export function startCli(argv: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+  const child = spawn(process.execPath, [CLI, ...argv], { cwd: options.cwd ?? REPO, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end(options.input ?? '');
+  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+  return { pid: child.pid!, stdout: () => stdout, stderr: () => stderr, done, kill: (signal) => child.kill(signal) };
+}
+
+/** Runs `plurnk-execs <argv>` to the end. */
+export function runCli(argv: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return startCli(argv, options).done;
+}

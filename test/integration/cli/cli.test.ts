@@ -1,0 +1,171 @@
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
+import { survivorsAfter, until } from '../../helpers/processes.js';
+import { runCli, startCli } from '../../helpers/run-cli.js';
+
+const BUILT_IN = ['sh', 'bash', 'node', 'python', 'python3', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'tcl', 'bc', 'awk', 'git', 'jq', 'sqlite', 'wat', 'wasm'];
+
+/** A project directory whose node_modules holds the named host fixtures. */
+function projectWith(fixtures: string[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'execs-cli-'));
+  mkdirSync(join(dir, 'node_modules'));
+  for (const name of fixtures) symlinkSync(join(HOST_FIXTURES, name), join(dir, 'node_modules', name));
+  return dir;
+}
+
+describe('plurnk-execs probe', () => {
+  it('boots the built-in leaves and reports every tag as JSON', async () => {
+    const { code, stdout } = await runCli(['probe', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { bootMs: number; cores: number; node: string; tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[] };
+    expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
+    expect(report.node).toBe(process.version);
+    expect(report.bootMs).toBeGreaterThan(0);
+    const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
+    expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
+    expect(row('jq')).toMatchObject({ package: '@plurnk/plurnk-execs-jq', available: true, detail: 'jq-1.8.2 (jq-wasm)' });
+    expect(row('deno')).toMatchObject({ available: false, detail: 'deno not on PATH (install: npm install -g deno)' });
+  });
+
+  it('prints a table with the boot total', async () => {
+    const { code, stdout } = await runCli(['probe']);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TAG\s+PACKAGE\s+AVAILABLE\s+PROBE\s+DETAIL$/);
+    expect(lines.find((line) => line.startsWith('git '))).toMatch(/@plurnk\/plurnk-execs-git\s+yes\s+\d+ ms\s+git version/);
+    expect(lines.at(-1)).toMatch(/^booted 19 tags \(\d+ available\) in \d+ ms$/);
+  });
+
+  it('shows a progress line on stderr while a slow probe holds the boot', async () => {
+    const { code, stdout, stderr } = await runCli(['probe', '--timeout', '1500'], { cwd: projectWith(['exec-probe-hangs', 'exec-echo']) });
+    expect(code).toBe(0);
+    expect(stderr).toMatch(/probing 5 tags: \d done, waiting for .*probe-hangs/);
+    expect(stdout).toMatch(/probe-hangs\s+exec-probe-hangs\s+no\s+\d+ ms\s+probe exceeded 1500ms/);
+  });
+
+  it.each([
+    [['probe', '--bogus'], /unknown flag --bogus/],
+    [['probe', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds; received "soon"/],
+    [['probe', '--timeout'], /flag --timeout needs a value/],
+    [['probe', 'extra'], /unexpected argument "extra"/],
+  ])('refuses %j naming what was wrong', async (argv, message) => {
+    const { code, stderr } = await runCli(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr).toContain('See: plurnk-execs probe --help');
+  });
+});
+
+describe('plurnk-execs exec', () => {
+  it('streams stdout and stderr to their own streams and exits 0', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hello; echo oops >&2']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('hello\n');
+    expect(stderr).toMatch(/^oops\n── sh 200 · effect host · \d+ ms\n$/);
+  });
+
+  it('exits with the subprocess exit code and prints the Problem', async () => {
+    const { code, stderr } = await runCli(['exec', 'sh', 'exit 3']);
+    expect(code).toBe(3);
+    expect(stderr).toContain('── sh 500');
+    expect(stderr).toContain('problem: Nonzero exit (https://plurnk.dev/problems/sh/nonzero-exit)');
+    expect(stderr).toContain('  detail: sh exited with code 3');
+  });
+
+  it('labels the lines of other channels', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'execs-cli-jq-'));
+    writeFileSync(join(dir, 'in.json'), '{"a":[1,2]}');
+    const { code, stdout } = await runCli(['exec', 'jq', '.a[]', '--target', 'in.json', '--cwd', dir]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('results│ 1\nresults│ 2\n');
+  });
+
+  it('reads a body of "-" from standard input', async () => {
+    const { code, stdout } = await runCli(['exec', 'python3', '-'], { input: 'print(6 * 7)\n' });
+    expect(code).toBe(0);
+    expect(stdout).toBe('42\n');
+  });
+
+  it('reports an unknown tag with the available ones and exits 1', async () => {
+    const { code, stderr } = await runCli(['exec', 'cobol', 'DISPLAY 1.']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('problem: Runtime not registered');
+    expect(stderr).toMatch(/available: .*\bsh\b/);
+  });
+
+  it('settles 504 at --timeout and leaves nothing running', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo $$; sleep 1000', '--timeout', '300']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('── sh 504');
+    expect(await survivorsAfter([Number(stdout.trim())])).toEqual([]);
+  });
+
+  it('cancels the run on Ctrl-C with SIGHUP semantics and exits 130', async () => {
+    const run = startCli(['exec', 'sh', 'echo $$; sleep 1000']);
+    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    run.kill('SIGINT');
+    const { code, stderr } = await run.done;
+    expect(code).toBe(130);
+    expect(stderr).toContain('cancelling (Ctrl-C again to kill)');
+    expect(stderr).toContain('── sh 499');
+    expect(await survivorsAfter([Number(run.stdout().trim())])).toEqual([]);
+  });
+
+  it('kills on the second Ctrl-C a run that ignores the first', async () => {
+    const run = startCli(['exec', 'sh', "trap '' HUP; echo $$; sleep 1000"]);
+    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    run.kill('SIGINT');
+    await until(() => run.stderr().includes('cancelling'), 'the first interrupt');
+    run.kill('SIGINT');
+    const { code, stderr } = await run.done;
+    expect(code).toBe(130);
+    expect(stderr).toContain('killing');
+    expect(await survivorsAfter([Number(run.stdout().trim())])).toEqual([]);
+  });
+
+  it.each([
+    [['exec'], /exec: missing <tag>/],
+    [['exec', 'sh', 'a', 'b'], /unexpected argument "b"/],
+    [['exec', 'sh', 'true', '--target'], /flag --target needs a value/],
+    [['exec', 'sh', 'true', '--timeout', '0'], /--timeout must be a positive whole number/],
+  ])('refuses %j naming what was wrong', async (argv, message) => {
+    const { code, stderr } = await runCli(argv);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
+
+describe('plurnk-execs doc, help and version', () => {
+  it('prints the tool document of a tag', async () => {
+    const { code, stdout } = await runCli(['doc', 'sqlite']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^# sqlite\n\n## Summary\n/);
+    expect(stdout).toContain('## Invocation');
+  });
+
+  it('names the installed tags when the tag is unknown', async () => {
+    const { code, stderr } = await runCli(['doc', 'cobol']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/runtime tag "cobol" is not installed; installed: awk, bash, bc,/);
+  });
+
+  it.each([['--help'], ['probe', '--help'], ['exec', '-h'], ['doc', '--help']])('prints usage for %j and exits 0', async (...argv) => {
+    const { code, stdout } = await runCli(argv);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: plurnk-execs /);
+  });
+
+  it('refuses an unknown command and a bare invocation with exit 2', async () => {
+    expect(await runCli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"; commands: probe, exec, doc') });
+    expect(await runCli([])).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: plurnk-execs <command>') });
+  });
+
+  it('prints the package version', async () => {
+    const { code, stdout } = await runCli(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('0.1.0\n');
+  });
+});

@@ -9,13 +9,22 @@ function isSkipLine(line) {
   return /^[ \t]*(#|$)/.test(line);
 }
 
-/** Programs that load modules need jq's `-L` search path, which a leaf run does not have. */
-const MODULE_PROGRAM = /\b(import|include)\s+"/;
+/**
+ * A well-formed module directive (`import "a" as x`, `include "c";`, `include "c" {meta};`)
+ * or `modulemeta`: its outcome depends on module files found through jq's `-L` search path,
+ * which a leaf run does not have. A malformed directive (`include "a" (.+1);`, an escape in
+ * the path) is refused at compile time before any lookup, so it is judged like any other.
+ */
+const NEEDS_MODULE_PATH = /\bimport\s+"[^"\\]*"\s+as\b|\binclude\s+"[^"\\]*"\s*[;{]|^\s*modulemeta\b/;
+
+function skipReason(program) {
+  return NEEDS_MODULE_PATH.test(program) ? 'loads a module (needs -L)' : undefined;
+}
 
 /**
  * Splits a test file into cases: `program`, `input`, expected output lines until a skip line;
  * after `%%FAIL` (or `%%FAIL IGNORE MSG`), `program` then the expected error until a skip line.
- * Cases whose program imports or includes a module are returned with `skip` set.
+ * Cases that need a module search path are returned with `skip` set.
  *
  * @param {string} text
  * @param {string} file
@@ -40,7 +49,7 @@ export function parseJqTests(text, file) {
     const input = mustFail ? null : (lines[i++] ?? '');
     const expected = [];
     while (i < lines.length && !isSkipLine(lines[i])) expected.push(lines[i++]);
-    const skip = MODULE_PROGRAM.test(program) ? 'loads a module (needs -L)' : undefined;
+    const skip = skipReason(program);
     cases.push({ file, line: start, program, input, expected, mustFail, ...(skip ? { skip } : {}) });
     mustFail = false;
   }

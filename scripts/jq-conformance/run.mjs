@@ -1,5 +1,5 @@
-// Runs jq's test suites through a pluggable "run one case" function. In-process today (the
-// leaf's executor called directly); through the host later, by passing a different runCase.
+// Runs jq's test suites through a pluggable "run one case" function: through the isolating
+// host (the product path), the leaf's executor in this thread, or jq-wasm driven directly.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -37,6 +37,36 @@ export async function runConformance(files, runCase) {
 }
 
 /**
+ * A runCase that sends each case through `host.exec` to the jq leaf in a worker thread, as an
+ * embedding service would: the case's input line is written to a file that becomes the
+ * target, the program is the body, and the env is {@link JQ_TEST_ENV}. Call `close()` to
+ * remove the input files (the host is the caller's to close).
+ *
+ * @param {{ exec(request: object): Promise<{ result: object; channels: Record<string, { text: string }> }> }} host
+ */
+export async function hostRunner(host) {
+  const dir = await mkdtemp(join(tmpdir(), 'jq-conformance-'));
+  let count = 0;
+  /** @type {import('./cases.d.mts').RunCase} */
+  const runCase = async (testCase) => {
+    const target = await writeInput(dir, testCase, count++);
+    // A bare `jq` program with no input is `.` on null: the host needs a body or a target.
+    const body = testCase.program.trim() === '' && target === null ? '.' : testCase.program;
+    const out = await host.exec({ runtime: 'jq', body, target, cwd: dir, env: { ...JQ_TEST_ENV } });
+    return { result: out.result, text: out.channels.results?.text ?? '' };
+  };
+  return { runCase, close: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Writes a case's input line to its own file and returns the path, or null without input. */
+async function writeInput(dir, testCase, index) {
+  if (testCase.input === null) return null;
+  const target = join(dir, `case-${index}.json`);
+  await writeFile(target, testCase.input);
+  return target;
+}
+
+/**
  * A runCase that calls the jq leaf's executor in this thread, as the host's worker will: the
  * case's input line is written to a file that becomes the target, the program is the body,
  * and the env is {@link JQ_TEST_ENV}. Call `close()` to remove the input files.
@@ -49,11 +79,7 @@ export async function inProcessRunner(Executor) {
   let count = 0;
   /** @type {import('./cases.d.mts').RunCase} */
   const runCase = async (testCase) => {
-    let target = null;
-    if (testCase.input !== null) {
-      target = join(dir, `case-${count++}.json`);
-      await writeFile(target, testCase.input);
-    }
+    const target = await writeInput(dir, testCase, count++);
     const chunks = [];
     const result = await executor.run({
       runtime: 'jq',

@@ -7,7 +7,7 @@ import { IsolatingHost, type BootedTag } from './isolating-host.js';
 import { workerEntryPath } from './package-root.js';
 import { probeAll } from './probe-all.js';
 import { TagWorkers } from './tag-workers.js';
-import { resolveErrorDetailLimit, workerBaseEnv } from './worker-env.js';
+import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './worker-env.js';
 
 /**
  * Boots the isolating host over an existing discovery: one set of threads per registered
@@ -25,11 +25,11 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   if (!existsSync(workerEntryPath())) {
     throw new PlurnkExecsError('boot-failed', `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`);
   }
-  const limit = resolveErrorDetailLimit(discovery.env ?? {});
-  const env = workerBaseEnv(process.env, limit);
+  const limit = await resolveErrorDetailLimit(discovery.env ?? {});
   const resourceLimits = resolved.heapMb === undefined ? undefined : { maxOldGenerationSizeMb: resolved.heapMb };
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
+    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, entry.packageName));
     const spec = { boot: { tag, glyph: entry.glyph, entryUrl: entry.entryUrl }, env, ...(resourceLimits ? { resourceLimits } : {}) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }

@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { ErrorDetail, PLURNK_EXECS_ERROR_DETAIL_LIMIT } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Discovery } from '../contracts/registry.js';
+import { readEnvDefaults } from './env-defaults.js';
 import { packageRoot } from './package-root.js';
+import { Policy } from './policy.js';
 
 /** Words that mark a variable name as a credential (matched against the name's `_`-separated words). */
 const CREDENTIAL_WORDS = new Set(['TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASS', 'KEY', 'KEYS', 'APIKEY', 'CREDENTIAL', 'CREDENTIALS', 'AUTH', 'COOKIE']);
@@ -19,47 +20,49 @@ export function isCredentialName(name: string): boolean {
 /**
  * The baseline `process.env` of an executor thread: the host environment without `PLURNK_*`
  * keys and credential-looking names, plus the error-detail limit every thread needs
- * (SubprocessExecutor refuses to run without it). A run's own env replaces it inside the
- * thread for that run.
+ * (SubprocessExecutor refuses to run without it), plus `owned`: the configuration keys the
+ * leaf's own package ships in its `.env.defaults` (such as the wasm leaf's memory cap), with
+ * their effective values. A run's own env replaces it inside the thread for that run.
  */
-export function workerBaseEnv(hostEnv: NodeJS.ProcessEnv, errorDetailLimit: number): Record<string, string> {
+export function workerBaseEnv(hostEnv: NodeJS.ProcessEnv, errorDetailLimit: number, owned: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(hostEnv)) {
     if (value === undefined || key.toUpperCase().startsWith('PLURNK_') || isCredentialName(key)) continue;
     env[key] = value;
   }
+  Object.assign(env, owned);
   env[PLURNK_EXECS_ERROR_DETAIL_LIMIT] = String(errorDetailLimit);
   return env;
 }
 
 /**
+ * The keys `packageName` declared in its `.env.defaults`, each with its effective value in
+ * discovery's environment (an operator's value, else the package's floor). Policy keys stay
+ * with discovery: a leaf has no use for them. Only a package's own keys reach its threads.
+ */
+export function packageOwnedEnv(discovery: Pick<Discovery, 'env' | 'envDefaults'>, packageName: string): Record<string, string> {
+  const owned: Record<string, string> = {};
+  for (const { key, owner } of discovery.envDefaults ?? []) {
+    const value = discovery.env?.[key];
+    if (owner === packageName && value !== undefined && !Policy.isKey(key)) owned[key] = value;
+  }
+  return owned;
+}
+
+/**
  * The error-detail limit the host and its threads use: discovery's environment (operator
  * values over package floors) when it has a valid one, else this package's own
- * `.env.defaults`. Throws `invalid-configuration` when neither does.
+ * `.env.defaults` (for a Discovery built without `discover()`). Throws `invalid-configuration`
+ * when neither does.
  */
-export function resolveErrorDetailLimit(discoveryEnv: NodeJS.ProcessEnv): number {
+export async function resolveErrorDetailLimit(discoveryEnv: NodeJS.ProcessEnv): Promise<number> {
   const configured = ErrorDetail.limit(discoveryEnv);
   if (configured !== undefined) return configured;
-  const floor = ErrorDetail.limit(readEnvDefaults(join(packageRoot(), '.env.defaults')));
+  const floors = await readEnvDefaults(packageRoot(), '@plurnk/plurnk-execs');
+  const floor = ErrorDetail.limit(Object.fromEntries(floors.map(({ key, value }) => [key, value])));
   if (floor !== undefined) return floor;
   throw new PlurnkExecsError(
     'invalid-configuration',
     `${PLURNK_EXECS_ERROR_DETAIL_LIMIT} must be a non-negative integer; discovery.env has ${JSON.stringify(discoveryEnv[PLURNK_EXECS_ERROR_DETAIL_LIMIT] ?? null)} and the package's .env.defaults has none. Set it (the shipped value is 512).`,
   );
-}
-
-/** `KEY=VALUE` lines of a `.env.defaults` file; `#` comments and blank lines are skipped. Missing file ⇒ {}. */
-function readEnvDefaults(path: string): Record<string, string> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return {};
-  }
-  const values: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
-    if (match && !line.trimStart().startsWith('#')) values[match[1]!] = match[2]!;
-  }
-  return values;
 }

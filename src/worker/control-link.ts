@@ -1,4 +1,4 @@
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 import { onProcessGroup } from './process-groups.js';
 
@@ -29,10 +29,16 @@ export function openControlLink(port: MessagePort): ControlLink {
   const waiting = new Map<number, () => void>();
   let nextSync = 1;
   const send = (message: WorkerControlMessage) => port.postMessage(message);
-  port.on('message', (message: HostControlMessage) => {
+  const receive = (message: HostControlMessage) => {
     if (message?.type === 'abort') controller.abort(decodeAbortReason(message.reason));
     else if (message?.type === 'synced') waiting.get(message.id)?.();
-  });
+  };
+  // An abort the host sent before this task arrived (an already-aborted caller signal) is
+  // already queued on the port: take it now, so the leaf sees `signal.aborted` from its first line.
+  for (let queued = receiveMessageOnPort(port); queued !== undefined; queued = receiveMessageOnPort(port)) {
+    receive(queued.message as HostControlMessage);
+  }
+  port.on('message', receive);
   const link = {
     signal: controller.signal,
     started: () => send({ type: 'started' }),

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,5 +43,16 @@ describe('SubprocessExecutor through the host', () => {
     const out: ExecOutcome = await host.exec({ runtime, body, target: target ?? null, cwd: cwd ?? null, ...(env ? { env } : {}) });
     const isolated = comparable(out.result, (name) => ({ text: out.channels[name]!.text, state: out.channels[name]!.state }));
     expect(isolated).toEqual(local);
+  });
+
+  it('hands an already-aborted caller signal to the leaf already aborted, so nothing is spawned', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const marker = join(scratch, 'must-not-exist');
+    const out = await host.exec({ runtime: 'sh', body: `touch ${marker}`, signal: controller.signal });
+    // The leaf's own 499 (`cancelled`), not the host's forced end: the leaf saw the abort first.
+    expect(out.result).toMatchObject({ status: 499, problem: { detail: 'cancelled before the process was started' } });
+    expect(out.result.problem?.type).toMatch(/\/sh\/cancelled$/);
+    expect(existsSync(marker)).toBe(false);
   });
 });

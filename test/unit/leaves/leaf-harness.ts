@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
 import { join } from 'node:path';
 import type { BaseExecutor, ChannelState, ExecArgs, ExecResult, Notice, RuntimeDecl } from '../../../src/index.js';
 import { recordingArgs } from '../../helpers/recording-args.js';
@@ -57,47 +59,74 @@ export interface ChannelView {
   text: string;
 }
 
-/** What one run produced, in the shape the host's `exec` reports it. */
+/** What one run produced, as the host's `exec` reports it. */
 export interface LeafRun {
   result: ExecResult;
   channels: Record<string, ChannelView>;
   /** The declared channel `name`; throws for an undeclared one. */
   channel(name: string): ChannelView;
   notices: Notice[];
-  /** Every sink call in order (in-process only). */
-  events: ReturnType<typeof recordingArgs>['recording']['events'];
 }
 
 /** The fields of one EXEC; everything but `runtime` defaults as in `recordingArgs`. */
 export type ExecFields = Partial<Omit<ExecArgs, 'runtime' | 'write' | 'setState' | 'emit' | 'interact'>>;
 
+// One host per leaf package and test file, booted on first use: only that package is
+// discovered, so a file pays for booting its own tags only.
+const hosts = new Map<Leaf, Promise<Host>>();
+afterAll(async () => {
+  await Promise.all([...hosts.values()].map(async (host) => (await host).close()));
+});
+
+/** The host serving `leaf`'s tags (booted once per test file). */
+export function hostFor(leaf: Leaf): Promise<Host> {
+  let host = hosts.get(leaf);
+  if (host === undefined) {
+    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)] });
+    hosts.set(leaf, host);
+  }
+  return host;
+}
+
 /**
- * Runs one EXEC of `tag` in this thread and reports it the way the host will. This is the one
- * place the leaf tests call executors: when the host lands, its body becomes
- * `host.exec({ runtime: tag, ...fields })`, whose `out` has the same `result`, `channels`
- * (mimetype, state, text) and `notices`.
+ * Runs one EXEC of `tag` through the isolating host — discovery, invocation buckets,
+ * effect, a fresh worker thread, MessagePort sinks, result validation — exactly as an
+ * embedding service would. A run that breaks the sink contract (an undeclared channel, an
+ * illegal transition) fails the test: the built-in leaves must never cause a violation.
  */
 export async function runTag(tag: string, fields: ExecFields = {}): Promise<LeafRun> {
-  const executor = await executorFor(tag);
-  const { args, recording } = recordingArgs({ runtime: tag, ...fields });
-  const result = await executor.run(args);
+  const entry = TAGS.get(tag);
+  if (entry === undefined) throw new Error(`no leaf declares ${tag}`);
+  const host = await hostFor(entry.leaf);
+  const out = await host.exec({
+    runtime: tag,
+    body: fields.body ?? '',
+    target: fields.target ?? null,
+    cwd: fields.cwd ?? null,
+    ...(fields.env === undefined ? {} : { env: fields.env }),
+    ...(fields.signal === undefined ? {} : { signal: fields.signal }),
+  });
+  if (out.violations.length > 0) throw new Error(`${tag} broke the sink contract: ${out.violations.join('; ')}`);
   const channels: LeafRun['channels'] = {};
-  for (const [name, decl] of Object.entries(executor.channels)) {
-    const written = recording.events.filter((e) => e.kind === 'write' && e.channel === name && e.mimetype !== undefined);
-    const last = written.at(-1);
-    channels[name] = {
-      mimetype: last?.kind === 'write' && last.mimetype ? last.mimetype : decl.mimetype,
-      state: recording.state(name),
-      text: recording.text(name),
-    };
+  for (const [name, output] of Object.entries(out.channels)) {
+    channels[name] = { mimetype: output.mimetype, state: output.state, text: output.text };
   }
-  const notices = recording.events.flatMap((e) => (e.kind === 'notice' ? [e.notice] : []));
   const channel = (name: string): ChannelView => {
     const view = channels[name];
     if (view === undefined) throw new Error(`${tag} declares no channel ${name}`);
     return view;
   };
-  return { result, channels, channel, notices, events: recording.events };
+  return { result: out.result, channels, channel, notices: out.notices };
+}
+
+/**
+ * Runs one EXEC of `tag` on `executor` in this thread, with recording sinks: for what only an
+ * in-process run can show (an executor instance reused across runs, sink call order).
+ */
+export async function runInProcess(executor: BaseExecutor, tag: string, fields: ExecFields = {}) {
+  const { args, recording } = recordingArgs({ runtime: tag, ...fields });
+  const result = await executor.run(args);
+  return { result, recording };
 }
 
 /** The Problem code of a result (the last segment of its `type`), or undefined on success. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { liveGroupMembers, onProcessGroup } from '../../../../src/index.js';
-import { executorFor, runTag, TAGS } from '../leaf-harness.js';
+import { executorFor, runInProcess, runTag, TAGS } from '../leaf-harness.js';
 
 const COMMON = [...TAGS].filter(([, entry]) => entry.leaf === 'common').map(([tag]) => tag);
 
@@ -117,8 +117,10 @@ describe('common leaf probes', () => {
   it('a bun found on PATH runs the body as bun -e BODY, and a target as bun run TARGET', async () => {
     const bin = await fakeBinary('bun', 'for a in "$@"; do echo "[$a]"; done');
     const env = { PATH: `${bin}:/usr/bin:/bin` };
-    expect((await runTag('bun', { body: 'console.log(1)', env })).channel('stdout').text).toBe('[-e]\n[console.log(1)]\n');
-    expect((await runTag('bun', { target: 'main.ts', env })).channel('stdout').text).toBe('[run]\n[main.ts]\n');
+    // In this thread: through the host, bun's boot verdict (not on PATH here) refuses the run.
+    const bun = await executorFor('bun');
+    expect((await runInProcess(bun, 'bun', { body: 'console.log(1)', env })).recording.text('stdout')).toBe('[-e]\n[console.log(1)]\n');
+    expect((await runInProcess(bun, 'bun', { target: 'main.ts', env })).recording.text('stdout')).toBe('[run]\n[main.ts]\n');
   });
 
   it('an aborted probe kills the version command it started and says it was cancelled', async () => {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { executorFor, problemCodeOf, runTag } from '../leaf-harness.js';
+import { executorFor, problemCodeOf, runInProcess, runTag } from '../leaf-harness.js';
 
 let dir: string;
 let repo: string;
@@ -68,13 +68,18 @@ describe('git leaf', () => {
     expect(existsSync(join(repo, 'out.txt'))).toBe(false);
   });
 
-  it.each([
-    ['git status', /starts with "git"/],
-    ['   ', /no git arguments/],
-  ])('refuses %j with 400 invalid-command', async (body, detail) => {
-    const run = await runTag('git', { body, target: repo, env });
+  it('refuses a body that starts with git with 400 invalid-command', async () => {
+    const run = await runTag('git', { body: 'git status', target: repo, env });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'invalid-command']);
-    expect(run.result.problem?.detail).toMatch(detail);
+    expect(run.result.problem?.detail).toMatch(/starts with "git"/);
+  });
+
+  it('refuses a blank body: the host before admission, the leaf itself when called directly', async () => {
+    const run = await runTag('git', { body: '   ', target: repo, env });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'body-required']);
+    const { result } = await runInProcess(await executorFor('git'), 'git', { body: '   ', target: repo, env });
+    expect([result.status, problemCodeOf(result)]).toEqual([400, 'invalid-command']);
+    expect(result.problem?.detail).toMatch(/no git arguments/);
   });
 
   it('refuses an unterminated quote with a quoting recovery hint', async () => {

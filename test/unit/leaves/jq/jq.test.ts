@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadJq } from 'jq-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executorFor, problemCodeOf, runTag } from '../leaf-harness.js';
+import { executorFor, problemCodeOf, runInProcess, runTag } from '../leaf-harness.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -19,8 +19,6 @@ afterAll(async () => {
 describe('jq leaf', () => {
   it.each([
     { body: '[1, 2, 3] | .[]', target: null, out: '1\n2\n3\n' },
-    { body: '', target: null, out: 'null\n' },
-    { body: '  \n', target: null, out: 'null\n' },
     { body: '{"b": [1, {"c": "x\\ny"}]}', target: null, out: '{"b":[1,{"c":"x\\ny"}]}\n' },
     { body: 'empty', target: null, out: '' },
     { body: '.a? // "no a"', target: 'many.json', out: '1\n2\n"no a"\n' },
@@ -30,6 +28,17 @@ describe('jq leaf', () => {
     const run = await runTag('jq', { body, target, cwd: dir });
     expect(run.result).toEqual({ status: 200 });
     expect(run.channel('results')).toEqual({ mimetype: 'application/jsonl', state: 'closed', text: out });
+  });
+
+  it.each(['', '  \n'])('runs an empty program %j as the identity filter on null', async (body) => {
+    const { result, recording } = await runInProcess(await executorFor('jq'), 'jq', { body });
+    expect(result).toEqual({ status: 200 });
+    expect(recording.text('results')).toBe('null\n');
+  });
+
+  it('is refused input-required by the host when neither a program nor a target is given', async () => {
+    const run = await runTag('jq', { body: '  \n' });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'input-required']);
   });
 
   it('is pure without a target and read with one', async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import initWabt from 'wabt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { executorFor, problemCodeOf, runTag } from '../leaf-harness.js';
+import { createHost } from '../../../../src/host/index.js';
+import { executorFor, LEAVES_DIR, problemCodeOf, runTag } from '../leaf-harness.js';
 
 const ANSWER = '(module (func (export "main") (result i32) i32.const 42))';
 /** ANSWER as wabt encodes it (the wasm tag's manifest example); a test below keeps the two in step. */
@@ -41,7 +42,7 @@ afterEach(() => {
 });
 
 /** The parsed `results` of a successful run. */
-async function output(tag: string, fields: { body?: string; target?: string; cwd?: string }): Promise<unknown> {
+async function output(tag: string, fields: { body?: string; target?: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<unknown> {
   const run = await runTag(tag, fields);
   expect(run.result).toEqual({ status: 200 });
   expect(run.channel('results')).toMatchObject({ mimetype: 'application/json', state: 'closed' });
@@ -143,22 +144,32 @@ describe('wasm linear memory cap', () => {
     expect(((await output('wat', { body })) as { log: unknown }).log).toEqual([1, -1]);
   });
 
+  // The cap is read from the executor thread's environment: a run's env is that environment.
+  const cap = (value: string) => ({ PLURNK_EXECS_WASM_MAX_MEMORY_MB: value });
+
   it('takes the cap from PLURNK_EXECS_WASM_MAX_MEMORY_MB', async () => {
-    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', '1');
-    expect((await runTag('wat', { body: '(module (memory 17))' })).result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
-    expect(((await output('wat', { body: '(module (memory (export "m") 16))' })) as { exports: unknown }).exports).toEqual({ m: 'memory' });
+    expect((await runTag('wat', { body: '(module (memory 17))', env: cap('1') })).result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
+    expect(((await output('wat', { body: '(module (memory (export "m") 16))', env: cap('1') })) as { exports: unknown }).exports).toEqual({ m: 'memory' });
+  });
+
+  it("reaches the leaf's threads from the operator's environment, which the host otherwise filters", async () => {
+    const host = await createHost({ packageDirs: [join(LEAVES_DIR, 'wasm')], env: { ...process.env, PLURNK_EXECS_WASM_MAX_MEMORY_MB: '1' } });
+    try {
+      const out = await host.exec({ runtime: 'wat', body: '(module (memory 17))' });
+      expect(out.result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
+    } finally {
+      await host.close();
+    }
   });
 
   it('bounds a binary module the same way', async () => {
-    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', '1');
     const binary = await assemble('(module (memory 2000))');
-    const run = await runTag('wasm', { body: Buffer.from(binary).toString('base64') });
+    const run = await runTag('wasm', { body: Buffer.from(binary).toString('base64'), env: cap('1') });
     expect(problemCodeOf(run.result)).toBe('wasm-memory-limit');
   });
 
   it.each(['0', '-1', 'lots', '5000'])('a malformed cap %j is 500 invalid-configuration', async (value) => {
-    vi.stubEnv('PLURNK_EXECS_WASM_MAX_MEMORY_MB', value);
-    const run = await runTag('wat', { body: ANSWER });
+    const run = await runTag('wat', { body: ANSWER, env: cap(value) });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'invalid-configuration']);
     expect(run.result.problem?.detail).toContain('PLURNK_EXECS_WASM_MAX_MEMORY_MB');
   });

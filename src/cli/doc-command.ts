@@ -1,3 +1,4 @@
+import { bootHost } from '../host/boot-host.js';
 import { discover } from '../host/discover.js';
 import { renderToolDocument } from '../host/tool-document.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
@@ -6,7 +7,9 @@ import { parseFlags } from './parse-flags.js';
 const USAGE = `Usage: plurnk-execs doc <tag>
 
 Prints the model-facing tool document of an installed runtime tag: its Summary, its
-Invocation with the executable witness, and the package's supplemental details.
+Invocation with the executable witness, and the package's supplemental details. A tool
+family (an executor with toolRegistry()) prints its family document, then one document per
+exact tool, separated by lines of ---.
 `;
 
 /** `plurnk-execs doc`. */
@@ -25,8 +28,15 @@ export const docCommand: Command = {
       io.stderr.write(`plurnk-execs doc: runtime tag ${JSON.stringify(tag)} ${why}; installed: ${[...discovery.registry.keys()].sort().join(', ') || 'none'}\n`);
       return EXIT.failed;
     }
-    const documents = renderToolDocument(entry);
-    io.stdout.write(documents.runtime.markdown.endsWith('\n') ? documents.runtime.markdown : `${documents.runtime.markdown}\n`);
+    // The tool registry lives in the executor: boot this one tag to read it.
+    const host = await bootHost({ ...discovery, registry: new Map([[tag, entry]]) });
+    const registry = host.toolRegistry(tag);
+    const verdict = host.availability(tag);
+    await host.close();
+    if (!verdict?.available) io.stderr.write(`note: ${tag} is unavailable (${verdict?.detail ?? 'not probed'}); a tool family's tools cannot be read\n`);
+    const documents = renderToolDocument(entry, registry);
+    const parts = [documents.runtime.markdown, ...documents.tools.map((tool) => tool.markdown)];
+    io.stdout.write(parts.map((part) => part.trimEnd()).join('\n\n---\n\n') + '\n');
     return EXIT.ok;
   },
 };

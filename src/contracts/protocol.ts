@@ -51,6 +51,8 @@ export interface ProbeReport {
   readonly channels: unknown;
   readonly defaultChannel: unknown;
   readonly availability: unknown;
+  /** The executor's `toolRegistry()` snapshot, when it defines one (validated on the host). */
+  readonly toolRegistry?: unknown;
 }
 
 /** Host ⇒ worker on a task's control port. */

@@ -1,3 +1,4 @@
+import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { ChannelState } from '../contracts/channels.js';
 import type { Effect } from '../contracts/effect.js';
 import type { EntryOptions } from '../contracts/exec-args.js';
@@ -113,6 +114,12 @@ export interface Host {
   availability(tag: string): Availability | undefined;
   /** Registered, available tags, sorted. */
   availableRuntimes(): string[];
+  /**
+   * The validated exact tool family of an available tag whose executor defines
+   * `toolRegistry()` (read once at boot), else undefined. Its tools replace the runtime's
+   * invocation for admission and for the tool documents (§executor-tool-registry).
+   */
+  toolRegistry(tag: string): RuntimeToolRegistry | undefined;
   /** The admission fact of `target` for `tag`, from the tag's own thread. */
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */

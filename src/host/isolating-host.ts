@@ -1,4 +1,5 @@
 import type { Effect } from '../contracts/effect.js';
+import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
@@ -47,6 +48,11 @@ export class IsolatingHost implements Host {
 
   availableRuntimes(): string[] {
     return [...this.available];
+  }
+
+  toolRegistry(tag: string): RuntimeToolRegistry | undefined {
+    const booted = this.tags.get(tag);
+    return booted?.boot.verdict.available ? booted.boot.toolRegistry : undefined;
   }
 
   effect(tag: string, target: string | null): Promise<Effect> {
@@ -99,7 +105,7 @@ export class IsolatingHost implements Host {
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
   private async run(request: ParsedExecRequest): Promise<ExecOutcome> {
-    const admission = admit(request, this.discovery, (tag) => this.availability(tag), this.available, this.limit);
+    const admission = admit(request, this.discovery, (tag) => this.availability(tag), this.available, this.limit, (tag) => this.toolRegistry(tag));
     if (!admission.ok) return refused(admission.result, null);
     const tag = request.runtime;
     const booted = this.tags.get(tag)!;

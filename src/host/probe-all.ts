@@ -5,18 +5,22 @@ import { RuntimeAvailabilitySchema } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import type { ProbeReport, TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
-import { describeError } from '../contracts/serialized-error.js';
+import type { RuntimeToolRegistry } from '../contracts/invocation.js';
+import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './reaper.js';
 import type { TagWorkers } from './tag-workers.js';
+import { validateToolRegistry } from './tool-registry.js';
 
 /** A tag's boot outcome: its verdict and, when it loaded, its declared channels. */
 export interface TagBoot {
   readonly verdict: Availability;
   readonly channels?: Readonly<Record<string, ChannelDecl>>;
   readonly defaultChannel?: string;
+  /** The validated exact tool family, when the executor defines `toolRegistry()`. */
+  readonly toolRegistry?: RuntimeToolRegistry;
 }
 
 /** Timing and bounds of boot probes. */
@@ -33,7 +37,7 @@ export interface ProbeOptions {
 export async function probeAll(tags: ReadonlyMap<string, TagWorkers>, options: ProbeOptions): Promise<Map<string, TagBoot>> {
   const entries = await Promise.all(
     [...tags].map(async ([tag, workers]) => {
-      const boot = await probeTag(workers, options);
+      const boot = await probeTag(tag, workers, options);
       try {
         options.onProbe?.(tag, boot.verdict);
       } catch {
@@ -51,7 +55,7 @@ export async function probeAll(tags: ReadonlyMap<string, TagWorkers>, options: P
  * it (loading has its own, longer bound). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
-export async function probeTag(workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
+export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
   const handle = workers.acquire('call');
   const control = openControlPort();
   let poisoned = false;
@@ -62,7 +66,7 @@ export async function probeTag(workers: TagWorkers, options: ProbeOptions): Prom
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), { milliseconds: LOAD_TIMEOUT_MS, message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms` });
     const reply = await pTimeout(task, { milliseconds: options.probeTimeoutMs, message: `probe exceeded ${options.probeTimeoutMs}ms` });
-    return judgeProbe(reply, elapsed(startedAt), options.limit);
+    return judgeProbe(reply, elapsed(startedAt), options.limit, tag);
   } catch (error) {
     poisoned = true;
     // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
@@ -76,7 +80,7 @@ export async function probeTag(workers: TagWorkers, options: ProbeOptions): Prom
   }
 }
 
-function judgeProbe(reply: TaskReply, probeMs: number, limit: number): TagBoot {
+function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: string): TagBoot {
   const unavailable = (detail: string): TagBoot => ({ verdict: { available: false, detail: ErrorDetail.preview(detail, limit), probeMs } });
   if (!reply.ok) {
     if (reply.stage === 'load') return unavailable(`the leaf could not be loaded: ${describeError(reply.error)}`);
@@ -91,9 +95,17 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number): TagBoot {
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);
   if (!availability.success) return unavailable(`probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`);
+  let toolRegistry: RuntimeToolRegistry | undefined;
+  if (report.toolRegistry !== undefined) {
+    try {
+      toolRegistry = validateToolRegistry(report.toolRegistry, { runtime: tag });
+    } catch (error) {
+      return unavailable(describeError(serializeError(error)));
+    }
+  }
   const { available, detail } = availability.output;
   const verdict: Availability = detail === undefined ? { available, probeMs } : { available, detail: ErrorDetail.preview(detail, limit), probeMs };
-  return { verdict, channels: channels.output, defaultChannel: report.defaultChannel };
+  return { verdict, channels: channels.output, defaultChannel: report.defaultChannel, ...(toolRegistry ? { toolRegistry } : {}) };
 }
 
 function elapsed(since: number | undefined): number {

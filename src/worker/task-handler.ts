@@ -50,9 +50,11 @@ function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control:
 async function probe(executor: BaseExecutor, control: ControlLink): Promise<ProbeReport> {
   const channels = executor.channels;
   const defaultChannel = executor.defaultChannel;
+  // The snapshot is synchronous and side-effect-free (§executor-tool-registry): read it with the declaration.
+  const toolRegistry = typeof executor.toolRegistry === 'function' ? executor.toolRegistry() : undefined;
   try {
     const availability = await executor.probe(control.signal);
-    return { channels, defaultChannel, availability };
+    return toolRegistry === undefined ? { channels, defaultChannel, availability } : { channels, defaultChannel, availability, toolRegistry };
   } finally {
     control.abortLocally();
   }

@@ -146,6 +146,18 @@ describe('plurnk-execs doc, help and version', () => {
     expect(stdout).toContain('## Invocation');
   });
 
+  it('prints a tool family document and one document per exact tool', async () => {
+    const { code, stdout } = await runCli(['doc', 'text'], { cwd: projectWith(['exec-tool-family']) });
+    expect(code).toBe(0);
+    const documents = stdout.split('\n\n---\n\n');
+    expect(documents).toHaveLength(3);
+    expect(documents[0]).toMatch(/^# text\n/);
+    expect(documents[0]).toContain('A small family of exact text tools.');
+    expect(documents[1]).toContain('upper');
+    expect(documents[1]).toContain('Upper-case the body.');
+    expect(documents[2]).toContain('Write a fixed stamp; takes no body.');
+  });
+
   it('names the installed tags when the tag is unknown', async () => {
     const { code, stderr } = await runCli(['doc', 'cobol']);
     expect(code).toBe(1);

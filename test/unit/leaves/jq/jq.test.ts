@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadJq } from 'jq-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executorFor, problemCodeOf, runInProcess, runTag } from '../leaf-harness.js';
+import { executorFor, hostFor, problemCodeOf, runInProcess, runTag } from '../leaf-harness.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -106,6 +106,16 @@ describe('jq leaf', () => {
     const next = await runTag('jq', { body: '[range(3)] | add' });
     expect(next.result).toEqual({ status: 200 });
     expect(next.channel('results').text).toBe('3\n');
+  });
+
+  it('an infinite filter is stopped by the host ending its thread, and the next run works', async () => {
+    const host = await hostFor('jq');
+    const out = await host.exec({ runtime: 'jq', body: 'last(repeat(1))', timeoutMs: 300 });
+    expect([out.result.status, problemCodeOf(out.result)]).toEqual([504, 'execution-timeout']);
+    expect(out.result.problem?.detail).toMatch(/worker thread was terminated/);
+    expect(out.channels.results?.state).toBe('errored');
+    const next = await runTag('jq', { body: '1 + 1' });
+    expect(next.channel('results').text).toBe('2\n');
   });
 
   it('debug output is a transient notice, not a failure', async () => {

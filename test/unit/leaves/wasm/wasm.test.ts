@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import initWabt from 'wabt';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHost } from '../../../../src/host/index.js';
-import { executorFor, LEAVES_DIR, problemCodeOf, runTag } from '../leaf-harness.js';
+import { executorFor, hostFor, LEAVES_DIR, problemCodeOf, runTag } from '../leaf-harness.js';
 
 const ANSWER = '(module (func (export "main") (result i32) i32.const 42))';
 /** ANSWER as wabt encodes it (the wasm tag's manifest example); a test below keeps the two in step. */
@@ -197,5 +197,15 @@ describe('boundMemory', () => {
 
   it('calls bytes that are not a module malformed instead of throwing', async () => {
     expect((await load())(Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9), 16).kind).toBe('malformed');
+  });
+});
+
+describe('wasm that never returns', () => {
+  it('is stopped by the host ending its thread, and the next run works', async () => {
+    const host = await hostFor('wasm');
+    const out = await host.exec({ runtime: 'wat', body: '(module (func (export "main") (loop (br 0))))', timeoutMs: 300 });
+    expect([out.result.status, problemCodeOf(out.result)]).toEqual([504, 'execution-timeout']);
+    expect(out.result.problem?.detail).toMatch(/worker thread was terminated/);
+    expect(JSON.parse((await runTag('wat', { body: ANSWER })).channel('results').text)).toMatchObject({ returned: 42 });
   });
 });

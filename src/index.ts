@@ -8,6 +8,7 @@ export { defaultBinary, defaultSpawnArgs } from './worker/spawn-recipe.js';
 export { tokenizeArgv } from './worker/tokenize-argv.js';
 export { onProcessGroup, reportProcessGroup, type ProcessGroupListener } from './worker/process-groups.js';
 export { probeBinary } from './worker/probe-binary.js';
+export { runVersionCommand, type VersionOutcome } from './worker/run-version-command.js';
 
 export { CommandSyntaxError, PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from './contracts/errors.js';
 export { ChannelDeclSchema, ChannelDeclsSchema, ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from './contracts/channels.js';

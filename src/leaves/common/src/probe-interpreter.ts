@@ -1,13 +1,9 @@
-import { spawn } from 'node:child_process';
-import type { RuntimeAvailability } from '@plurnk/plurnk-execs';
-import { reportProcessGroup, signalGroup } from '@plurnk/plurnk-execs';
+import { runVersionCommand, type RuntimeAvailability } from '@plurnk/plurnk-execs';
 import { findOnPath } from './find-on-path.js';
 import type { Recipe } from './recipes.js';
 
 /** How long a version line may be in a probe detail. */
 const DETAIL_MAX = 120;
-/** How much version output is kept while waiting for the process to end. */
-const OUTPUT_MAX = 4096;
 
 /**
  * Availability of one interpreter (§executor-probe): the first of the recipe's binaries on
@@ -25,43 +21,13 @@ export async function probeInterpreter(recipe: Recipe, pathVariable: string | un
   return readVersion(found.path, recipe.version, signal);
 }
 
-/** Runs the version command in its own process group; an abort kills the group. */
-function readVersion(path: string, version: NonNullable<Recipe['version']>, signal?: AbortSignal): Promise<RuntimeAvailability> {
-  const command = [path, ...version.args].join(' ');
-  return new Promise((resolve) => {
-    const child = spawn(path, [...version.args], {
-      detached: true,
-      stdio: [version.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-    });
-    if (child.pid !== undefined) reportProcessGroup(child.pid);
-    let output = '';
-    const collect = (chunk: Buffer) => {
-      if (output.length < OUTPUT_MAX) output += chunk.toString('utf8');
-    };
-    child.stdout?.on('data', collect);
-    child.stderr?.on('data', collect);
-    if (version.stdin !== undefined && child.stdin) {
-      child.stdin.on('error', () => {});
-      child.stdin.end(version.stdin);
-    }
-    const onAbort = () => {
-      if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let settled = false;
-    const settle = (verdict: RuntimeAvailability) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      resolve(verdict);
-    };
-    child.on('error', (error) => settle({ available: false, detail: `${path} could not start: ${error.message}` }));
-    child.on('close', (code, killedBy) => {
-      if (signal?.aborted) return settle({ available: false, detail: `probe of ${path} was cancelled` });
-      const line = output.split(/\r?\n/).find((l) => l.trim() !== '')?.trim().slice(0, DETAIL_MAX) ?? '';
-      if (code === 0) return settle({ available: true, detail: line || path });
-      const end = killedBy ? `was killed by ${killedBy}` : `exited ${code}`;
-      settle({ available: false, detail: `${command} ${end}${line ? `: ${line}` : ''}` });
-    });
-  });
+/** Runs the version command; an exit other than 0 means the binary is there but broken. */
+async function readVersion(path: string, version: NonNullable<Recipe['version']>, signal?: AbortSignal): Promise<RuntimeAvailability> {
+  const outcome = await runVersionCommand(path, { args: version.args, ...(version.stdin === undefined ? {} : { stdin: version.stdin }), ...(signal ? { signal } : {}) });
+  if (outcome.kind === 'cancelled') return { available: false, detail: `probe of ${path} was cancelled` };
+  if (outcome.kind === 'failed') return { available: false, detail: `${path} could not start: ${outcome.error.message}` };
+  const line = outcome.line.slice(0, DETAIL_MAX);
+  if (outcome.code === 0) return { available: true, detail: line || path };
+  const end = outcome.killedBy ? `was killed by ${outcome.killedBy}` : `exited ${outcome.code}`;
+  return { available: false, detail: `${[path, ...version.args].join(' ')} ${end}${line ? `: ${line}` : ''}` };
 }

@@ -27,7 +27,7 @@ export interface WorkerLimits {
 
 /** Defaults of {@link WorkerLimits}; the host's `limits` options default to the same values. */
 export const DEFAULT_WORKER_LIMITS: WorkerLimits = Object.freeze({
-  heartbeatMs: 1000,
+  heartbeatMs: 250,
   outputBytes: 16 * 1024 * 1024,
   consoleBytes: 4096,
 });

@@ -11,6 +11,7 @@ import { loadExecutor } from './load-executor.js';
 import { capWrites } from './output-cap.js';
 import { applyRunEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
+import { guardProcessKill } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
 
 /** What one task needs besides its message: the thread's limits, baseline env and guards. */
@@ -22,16 +23,18 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the worker-thread ban) are installed before the leaf starts loading, so they
- * hold for its import too; the leaf starts loading at once (so a warm spare is warm) and
- * every task awaits it. The handler never throws: a leaf failure is answered as `ok: false`,
- * so a rejected task on the host always means the thread died.
+ * handling, the worker-thread ban, the process.kill guard) are installed before the leaf
+ * starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
+ * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
   const thread: ThreadState = { limits, baseline: { ...process.env }, console: captureConsole(limits.consoleBytes) };
   const escapes = guardEscapes((escape) => reportToHost({ type: 'fault', error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` } }));
-  banWorkerThreads((message) => reportToHost({ type: 'violation', message }));
+  const violate = (message: string) => reportToHost({ type: 'violation', message });
+  banWorkerThreads(violate);
+  guardProcessKill(violate);
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);

@@ -52,6 +52,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['writes-undeclared', ['writes-undeclared.undeclaredChannels']],
   ['mutates-args', ['mutates-args.example', 'mutates-args.result', 'mutates-args.violations']],
   ['starts-worker-thread', ['starts-worker-thread.example', 'starts-worker-thread.result', 'starts-worker-thread.violations']],
+  ['signals-its-host', ['signals-its-host.example', 'signals-its-host.result', 'signals-its-host.violations']],
   ['retains-state', ['retains-state.state']],
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],

@@ -3,14 +3,15 @@ import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 // Rules of §executor-forbidden the host enforces from outside the leaf: ExecArgs are
-// read-only, no nested worker threads, no state carried between runs, no host secrets.
+// read-only, no nested worker threads, no signals to the shared process, no state carried
+// between runs, no host secrets.
 describe('the zoo: forbidden habits', () => {
   let host: Host;
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     process.env.PLURNK_SECRET = 'zoo-plurnk-secret';
     process.env.ZOO_API_TOKEN = 'zoo-api-token';
-    host = await createHost({ packageDirs: zooDirs('healthy', 'mutates-args', 'starts-worker-thread', 'retains-state', 'host/exec-reads-env'), breaker: { crashes: 1000 }, limits: { graceMs: 300 } });
+    host = await createHost({ packageDirs: zooDirs('healthy', 'mutates-args', 'starts-worker-thread', 'signals-its-host', 'retains-state', 'host/exec-reads-env'), breaker: { crashes: 1000 }, limits: { graceMs: 300 } });
   });
   afterEach(() => expect(hostErrors.errors).toEqual([]));
   afterAll(async () => {
@@ -33,6 +34,14 @@ describe('the zoo: forbidden habits', () => {
     const refusal = 'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([refusal]);
+  });
+
+  it('refuses a signal to the process the leaf shares with the host: 500 executor-threw, recorded as a violation', async () => {
+    const out = await expectContained(host, { runtime: 'signals-its-host', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
+    expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
+    expect(out.violations).toEqual([refusal]);
+    expect(out.channels.out!.text).toBe('before the fault');
   });
 
   it('never lets module state reach the next run: each run starts in a fresh thread', async () => {

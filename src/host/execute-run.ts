@@ -70,8 +70,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       watch.forced.then((end) => ({ kind: 'forced', end })),
       guard.fatal.then((fault) => ({ kind: 'fatal', fault })),
     ]);
-    if (settled.kind === 'forced') await handle.terminate(`the host terminated the thread: run ${settled.end}`);
-    if (settled.kind === 'fatal') await handle.terminate(`the host terminated the thread: ${settled.fault.code}`);
+    if (settled.kind === 'forced') await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
+    if (settled.kind === 'fatal') await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
     // Without a reply there was no flush barrier. Messages the thread posted before it died
     // wait behind uv async handles that all fire in one poll phase; one turn delivers them,
     // so output written before the fault is kept.
@@ -91,6 +91,17 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     control.close();
     sinkPort.close();
   }
+}
+
+/**
+ * Terminates the thread, waiting at most `ms` for it to go: a thread blocked in `execSync`
+ * cannot stop until the call returns, and the run must settle regardless. The thread is
+ * retired either way; it ends when the call returns.
+ */
+async function terminateWithin(handle: WorkerHandle, reason: string, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([handle.terminate(reason), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }
 
 function judge(settled: Settled, context: RunContext): ExecResult {

@@ -30,6 +30,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['run-rejects', ['run-rejects.example', 'run-rejects.result']],
   ['run-never-settles', ['run-never-settles.example', 'run-never-settles.signal']],
   ['run-spins', ['run-spins.example', 'run-spins.signal']],
+  ['run-blocks-in-exec-sync', ['run-blocks-in-exec-sync.example', 'run-blocks-in-exec-sync.signal', 'run-blocks-in-exec-sync.processes']],
   ['ignores-abort', ['ignores-abort.example', 'ignores-abort.signal']],
   ['run-exits', ['run-exits.example', 'run-exits.result']],
   ['late-uncaught-exception', ['late-uncaught-exception.example', 'late-uncaught-exception.result']],

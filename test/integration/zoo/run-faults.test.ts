@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
-import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { randomUUID } from 'node:crypto';
+import { expectContained, markedProcesses, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 // Faults of run() itself. Every case goes through the full containment check (helpers/zoo.ts);
 // the tests here add what is particular to each fault. The breaker is set out of reach so
@@ -10,7 +11,7 @@ describe('the zoo: faults inside run()', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'run-throws', 'run-rejects', 'run-never-settles', 'run-spins', 'ignores-abort', 'run-exits', 'late-uncaught-exception', 'late-unhandled-rejection', 'invalid-result'),
+      packageDirs: zooDirs('healthy', 'run-throws', 'run-rejects', 'run-never-settles', 'run-spins', 'ignores-abort', 'run-exits', 'late-uncaught-exception', 'late-unhandled-rejection', 'invalid-result', 'run-blocks-in-exec-sync'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300, heartbeatMs: 50, unresponsiveMs: 2000 },
     });
@@ -62,5 +63,18 @@ describe('the zoo: faults inside run()', () => {
   it('turns a result of the wrong shape into 500 executor-invalid-result', async () => {
     const out = await expectContained(host, { runtime: 'invalid-result', problem: 'exec/executor-invalid-result', status: 500, kept: 'before the fault', next: { body: 'ok' } });
     expect(out.result.problem?.detail).toMatch(/^run\(\) resolved an invalid result: /);
+  });
+
+  it('settles a run blocked in execSync as unresponsive while the blocking call still runs', async () => {
+    const marker = randomUUID();
+    const out = await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'fault', env: { ...process.env, ZOO_RUN: marker } });
+    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/executor-unresponsive');
+    expect(out.channels.out!.text).toBe('before the fault');
+    // The documented limit: execSync's child is in the host's own group, unreported. It is
+    // still running — so the run did not wait for the blocked thread to go — and the test ends it.
+    const sleeping = markedProcesses(marker);
+    for (const line of sleeping) process.kill(Number(line.split(/\s+/)[1]), 'SIGKILL');
+    expect(sleeping).toContainEqual(expect.stringMatching(/\ssleep 120$/));
+    expect((await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'ok' })).result).toEqual({ status: 200 });
   });
 });

@@ -60,4 +60,17 @@ describe('the zoo: faults before run()', () => {
     expect((error as Error).message).toMatch(/hook-hangs.*it did not settle within 500 ms/s);
     expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
   });
+
+  it.each([
+    ['hook-spins', /the hook failed: Error: it did not settle within 1000 ms/],
+    ['hook-exits', /the hook failed: Error: its thread exited with code 9/],
+  ])('runs the runtimes hook of %s in a thread of its own: discovery fails invalid-hook and the host process lives on', async (name, message) => {
+    const booting = createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 1000 }).catch((error: unknown) => error);
+    expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
+    const error = await booting;
+    expect(isPlurnkExecsError(error, 'invalid-hook')).toBe(true);
+    expect((error as Error).message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);
+    expect((error as Error).message).toMatch(message);
+    expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
+  });
 });

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { isPlurnkExecsError } from '../contracts/errors.js';
+import { checkCommand } from './check-command.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { docCommand } from './doc-command.js';
 import { execCommand } from './exec-command.js';
 import { UsageError } from './parse-flags.js';
 import { probeCommand } from './probe-command.js';
 
-const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand];
+const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, checkCommand];
 
 /**
  * Runs `plurnk-execs <command> …` and resolves the exit code. Usage mistakes print the

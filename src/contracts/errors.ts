@@ -18,7 +18,8 @@ export type PlurnkExecsErrorCode =
   | 'boot-failed'
   | 'invalid-request'
   | 'runtime-unavailable'
-  | 'effect-failed';
+  | 'effect-failed'
+  | 'forbidden';
 
 /** Base class of every error this package throws on purpose. */
 export class PlurnkExecsError extends Error {

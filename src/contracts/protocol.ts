@@ -11,6 +11,33 @@ export interface WorkerBoot {
   readonly glyph: string;
   /** file: URL of the module whose default export is the executor class. */
   readonly entryUrl: string;
+  /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
+  readonly limits?: WorkerLimits;
+}
+
+/** What a thread enforces or reports on its own side (the host enforces its own copy too). */
+export interface WorkerLimits {
+  /** How often the thread tells the host it is alive, with its memory, while a task runs. */
+  readonly heartbeatMs: number;
+  /** UTF-8 bytes one run may write across all its channels; the rest is dropped. */
+  readonly outputBytes: number;
+  /** How much `console.*` / stdout / stderr text the thread keeps for its report. */
+  readonly consoleBytes: number;
+}
+
+/** Defaults of {@link WorkerLimits}; the host's `limits` options default to the same values. */
+export const DEFAULT_WORKER_LIMITS: WorkerLimits = Object.freeze({
+  heartbeatMs: 250,
+  outputBytes: 16 * 1024 * 1024,
+  consoleBytes: 4096,
+});
+
+/** A thread's own memory, as it reports it with each heartbeat (bytes). */
+export interface MemoryReport {
+  readonly heapUsed: number;
+  /** Memory outside the JS heap: Buffers, ArrayBuffers and WebAssembly memories included. */
+  readonly external: number;
+  readonly arrayBuffers: number;
 }
 
 /** Fields of one run that cross the thread; the sinks and signal are rebuilt in the worker. */
@@ -34,8 +61,12 @@ export type WorkerTask<Port = unknown> =
   | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
   | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port };
 
-/** Where a task failed: loading the leaf (import or constructor), the call itself, or sending back a value that cannot be cloned. */
-export type FailureStage = 'load' | 'call' | 'reply';
+/**
+ * Where a task failed: loading the leaf (import or constructor), the call itself, sending back
+ * a value that cannot be cloned, or an error that escaped the call (thrown from a timer or
+ * callback, or a rejection nobody handled) while the task ran.
+ */
+export type FailureStage = 'load' | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
 
 /**
  * What the worker answers for every task. The worker's handler never throws: a leaf's throw
@@ -69,7 +100,17 @@ export type WorkerControlMessage =
   /** A process group was started in this thread; the host reaps it. */
   | { readonly type: 'process-group'; readonly pgid: number }
   /** Barrier: the host answers `synced` once it has handled everything sent before. */
-  | { readonly type: 'sync'; readonly id: number };
+  | { readonly type: 'sync'; readonly id: number }
+  /** The thread is alive (sent when the task arrives, then every `heartbeatMs`), with its memory. */
+  | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
+  /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
+  | { readonly type: 'output-limit'; readonly limitBytes: number }
+  /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
+  | { readonly type: 'console'; readonly bytes: number; readonly text: string }
+  /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…). */
+  | { readonly type: 'violation'; readonly message: string }
+  /** (Parent port only) an error escaped the leaf while no task ran; the thread exits next. */
+  | { readonly type: 'fault'; readonly error: SerializedError };
 
 /**
  * The sinks the host exposes to a run over its sink port (comlink). Arguments arrive
@@ -85,11 +126,18 @@ export interface SinkApi {
   flush(): void;
 }
 
+const Bytes = v.pipe(v.number(), v.finite(), v.minValue(0));
+
 /** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */
 export const WorkerControlMessageSchema = v.variant('type', [
   v.object({ type: v.literal('started') }),
   v.object({ type: v.literal('process-group'), pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, 'pgid 0 and 1 are never a run\'s group')) }),
   v.object({ type: v.literal('sync'), id: v.pipe(v.number(), v.safeInteger()) }),
+  v.object({ type: v.literal('heartbeat'), memory: v.object({ heapUsed: Bytes, external: Bytes, arrayBuffers: Bytes }) }),
+  v.object({ type: v.literal('output-limit'), limitBytes: Bytes }),
+  v.object({ type: v.literal('console'), bytes: Bytes, text: v.string() }),
+  v.object({ type: v.literal('violation'), message: v.string() }),
+  v.object({ type: v.literal('fault'), error: v.object({ name: v.string(), message: v.string() }) }),
 ]);
 
 /** True when `value` is a control message the worker may send. */

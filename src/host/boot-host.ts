@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
+import { CrashBreaker } from './crash-breaker.js';
 import type { Host, HostOptions } from './host-types.js';
 import { resolveHostOptions } from './host-options.js';
 import { IsolatingHost, type BootedTag } from './isolating-host.js';
@@ -26,11 +27,14 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     throw new PlurnkExecsError('boot-failed', `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`);
   }
   const limit = await resolveErrorDetailLimit(discovery.env ?? {});
-  const resourceLimits = resolved.heapMb === undefined ? undefined : { maxOldGenerationSizeMb: resolved.heapMb };
+  const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
+  const limits = { heartbeatMs: resolved.heartbeatMs, outputBytes: resolved.outputBytes, consoleBytes: resolved.consoleBytes };
+  const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
     const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, entry.packageName));
-    const spec = { boot: { tag, glyph: entry.glyph, entryUrl: entry.entryUrl }, env, ...(resourceLimits ? { resourceLimits } : {}) };
+    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits };
+    const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
   const boots = await probeAll(workers, { probeTimeoutMs: resolved.probeTimeoutMs, graceMs: resolved.graceMs, limit, onProbe: resolved.onProbe });
@@ -40,7 +44,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     if (!boot.verdict.available) await tagWorkers.close();
     tags.set(tag, { workers: tagWorkers, boot });
   }
-  const host = new IsolatingHost(discovery, tags, resolved, limit);
+  const host = new IsolatingHost(discovery, tags, resolved, limit, breaker);
   const wanted = resolved.defaultRuntime;
   if (wanted !== undefined && !host.availability(wanted)?.available) {
     await host.close();

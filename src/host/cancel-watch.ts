@@ -1,5 +1,5 @@
 /** Why a run was ended by the host rather than by its own result. */
-export type ForcedEnd = 'cancelled' | 'timeout' | 'closed';
+export type ForcedEnd = 'cancelled' | 'timeout' | 'closed' | 'fault';
 
 /** The cancellation state of one run. */
 export interface CancelWatch {
@@ -7,6 +7,8 @@ export interface CancelWatch {
   readonly forced: Promise<ForcedEnd>;
   /** True once the run's deadline passed (its outcome is then 504 whatever the leaf answers). */
   timedOut(): boolean;
+  /** The host itself cancels the run (a limit it broke): `{ housekeeping: true, graceMs }`, then the same grace. */
+  interrupt(): void;
   dispose(): void;
 }
 
@@ -56,6 +58,7 @@ export function watchCancellation(options: {
   return {
     forced,
     timedOut: () => deadlinePassed,
+    interrupt: () => begin({ housekeeping: true, graceMs }, 'fault'),
     dispose() {
       for (const timer of timers) clearTimeout(timer);
       signal?.removeEventListener('abort', onSignal);

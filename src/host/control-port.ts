@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage } from '../contracts/protocol.js';
+import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 
 /** The host's end of one task's control channel. */
 export interface ControlPort {
@@ -17,9 +17,10 @@ export interface ControlPort {
 /**
  * Opens a task's control channel. Process-group reports are recorded as they arrive, and a
  * `sync` is answered in order, so once the worker's barrier returns every report before it
- * is in `groups`.
+ * is in `groups`. Every valid message — heartbeats, output and console reports, violations —
+ * is also handed to `listener`, before a `sync` is answered.
  */
-export function openControlPort(): ControlPort {
+export function openControlPort(listener?: (message: WorkerControlMessage) => void): ControlPort {
   const { port1, port2 } = new MessageChannel();
   const groups = new Set<number>();
   let markStarted!: () => void;
@@ -29,7 +30,8 @@ export function openControlPort(): ControlPort {
     if (!isWorkerControlMessage(message)) return;
     if (message.type === 'started') markStarted();
     else if (message.type === 'process-group') groups.add(message.pgid);
-    else send({ type: 'synced', id: message.id });
+    listener?.(message);
+    if (message.type === 'sync') send({ type: 'synced', id: message.id });
   });
   return {
     workerPort: port2,

@@ -8,11 +8,12 @@ import type { Host, HostOptions } from './host-types.js';
  * broken hook) reject with the discovery error; boot failures with `boot-failed`.
  */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
-  const { cwd, packageDirs, env } = options;
+  const { cwd, packageDirs, env, hookTimeoutMs } = options;
   const discovery = await discover({
     ...(cwd === undefined ? {} : { cwd }),
     ...(packageDirs === undefined ? {} : { packageDirs }),
     ...(env === undefined ? {} : { env }),
+    ...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
   });
   return bootHost(discovery, options);
 }

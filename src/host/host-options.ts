@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 import { DEFAULT_KILL_GRACE_MS } from '../contracts/abort-reason.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
+import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
+import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions } from './host-types.js';
+import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultRssMb } from './limit-defaults.js';
 import type { RecyclePolicy } from './tag-workers.js';
 
 /** Default time one probe may take at boot. */
@@ -16,6 +19,7 @@ export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 export const LOAD_TIMEOUT_MS = 15_000;
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
+const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */
 export const HostOptionsSchema = v.strictObject({
@@ -28,11 +32,18 @@ export const HostOptionsSchema = v.strictObject({
     v.union([v.literal('each-run'), v.literal('never'), v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) })]),
   ),
   onProbe: v.optional(v.function()),
+  hookTimeoutMs: v.optional(PositiveMs),
+  breaker: v.optional(v.strictObject({ crashes: v.optional(PositiveInteger), windowMs: v.optional(PositiveMs), cooldownMs: v.optional(PositiveMs) })),
   limits: v.optional(
     v.strictObject({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
-      outputBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+      externalMb: v.optional(PositiveInteger),
+      rssMb: v.optional(PositiveInteger),
+      outputBytes: v.optional(PositiveInteger),
+      consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
+      heartbeatMs: v.optional(PositiveMs),
+      unresponsiveMs: v.optional(PositiveMs),
     }),
   ),
 });
@@ -42,9 +53,15 @@ export interface ResolvedHostOptions {
   probeTimeoutMs: number;
   defaultRuntime: string | undefined;
   recycle: RecyclePolicy;
-  heapMb: number | undefined;
-  outputBytes: number | undefined;
+  heapMb: number;
+  externalMb: number;
+  rssMb: number;
+  outputBytes: number;
+  consoleBytes: number;
   graceMs: number;
+  heartbeatMs: number;
+  unresponsiveMs: number;
+  breaker: BreakerOptions;
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -54,15 +71,21 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   if (!parsed.success) {
     throw new PlurnkExecsError('invalid-configuration', `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`);
   }
-  const { probeTimeoutMs, defaultRuntime, recycle, limits } = parsed.output;
+  const { probeTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? 'each-run',
-    heapMb: limits?.heapMb,
-    outputBytes: limits?.outputBytes,
+    heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
+    externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
+    rssMb: limits?.rssMb ?? defaultRssMb(),
+    outputBytes: limits?.outputBytes ?? DEFAULT_WORKER_LIMITS.outputBytes,
+    consoleBytes: limits?.consoleBytes ?? DEFAULT_WORKER_LIMITS.consoleBytes,
     graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
+    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_WORKER_LIMITS.heartbeatMs,
+    unresponsiveMs: limits?.unresponsiveMs ?? DEFAULT_UNRESPONSIVE_MS,
+    breaker: { ...DEFAULT_BREAKER, ...breaker },
     onProbe,
   };
 }

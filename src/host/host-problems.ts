@@ -20,6 +20,10 @@ export const CONSUMER_CODES = {
   'executor-invalid-result': 500,
   'execution-timeout': 504,
   'execution-cancelled': 499,
+  'executor-unresponsive': 500,
+  'memory-limit-exceeded': 500,
+  'output-limit-exceeded': 500,
+  'runtime-degraded': 503,
 } as const;
 
 /** A Problem code the host mints. */

@@ -25,13 +25,28 @@ export interface HostOptions {
   recycle?: RecyclePolicy;
   /** Called once per tag as its boot verdict arrives (progress for long boots); a throw is ignored. */
   onProbe?: (tag: string, availability: Availability) => void;
+  /** How long one package's `runtimesModule` hook may take during discovery. Default 10 000. */
+  hookTimeoutMs?: number;
+  /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
+  breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
+  /** What one thread and one run may use; every limit has a default (docs/faults.md). */
   limits?: {
-    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). */
+    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */
     heapMb?: number;
-    /** Per-run output cap in bytes (accepted now; enforced by the fault-containment work). */
+    /** Cap on a thread's memory outside its JS heap (Buffers, ArrayBuffers, WebAssembly), as it reports it. Default 1024. */
+    externalMb?: number;
+    /** Cap on the host process's resident memory while runs are in flight. Default 80% of the machine's or container's memory. */
+    rssMb?: number;
+    /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
     outputBytes?: number;
+    /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
+    consoleBytes?: number;
     /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
     graceMs?: number;
+    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 1000. */
+    heartbeatMs?: number;
+    /** Silence after which a running thread is `executor-unresponsive` and terminated. Default 30 000. */
+    unresponsiveMs?: number;
   };
 }
 
@@ -97,6 +112,16 @@ export interface ExecOutcome {
   notices: Notice[];
   /** Contract violations the host refused: undeclared channels, illegal transitions, invalid notices… */
   violations: string[];
+  /** What the host contained during the run beyond its result; absent when no run started. */
+  containment?: RunContainment;
+}
+
+/** What a run did that the host contained rather than passed on. */
+export interface RunContainment {
+  /** Output the leaf printed (`console.*`, stdout, stderr) instead of writing to a channel: never printed by the host. */
+  console: { bytes: number; text: string } | null;
+  /** Processes still alive in the run's process groups when it ended, which the host then killed. */
+  reapedProcesses: number;
 }
 
 /** A tag's cached probe verdict. */
@@ -105,6 +130,8 @@ export interface Availability {
   detail?: string;
   /** How long the probe took, from the moment `probe()` started in its thread. */
   probeMs: number;
+  /** Present while the crash-loop breaker holds the tag: exec fails 503 `runtime-degraded` until the cool-down passes. */
+  degraded?: { reason: string; crashes: number; retryInMs: number };
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */

@@ -4,6 +4,8 @@
  * recycling, and process-group reaping.
  */
 export { bootHost } from './boot-host.js';
+export { checkPackage, type CheckOptions } from './check-package.js';
+export type { CheckItem, CheckReport, ContractChecks, TagCheck, Verdict } from './check-report.js';
 export { createHost } from './create-host.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, HostOptionsSchema } from './host-options.js';
 export { ExecRequestSchema } from './exec-request.js';
@@ -19,6 +21,7 @@ export type {
   Host,
   HostOptions,
   RecyclePolicy,
+  RunContainment,
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, RegistryEntry } from '../contracts/registry.js';

@@ -6,13 +6,15 @@ import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
 import { admit } from './admit.js';
 import { callEffect } from './call-effect.js';
+import type { CrashBreaker, Degradation } from './crash-breaker.js';
 import { parseExecRequest, type ParsedExecRequest } from './exec-request.js';
 import { executeRun } from './execute-run.js';
 import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
+import { HostMemoryWatch } from './memory-watchdog.js';
 import type { TagBoot } from './probe-all.js';
-import { reapGroups } from './reaper.js';
+import { countLiveProcesses, reapGroups } from './reaper.js';
 import { RunStream } from './run-stream.js';
 import type { TagWorkers } from './tag-workers.js';
 
@@ -31,19 +33,24 @@ export class IsolatingHost implements Host {
   private readonly inFlight = new Set<Promise<unknown>>();
   private closed: Promise<void> | undefined;
   private readonly available: string[];
+  private readonly memory: HostMemoryWatch;
 
   constructor(
     readonly discovery: Discovery,
     private readonly tags: ReadonlyMap<string, BootedTag>,
     private readonly options: ResolvedHostOptions,
     private readonly limit: number,
+    private readonly breaker: CrashBreaker,
   ) {
     this.available = [...tags].filter(([, tag]) => tag.boot.verdict.available).map(([name]) => name).sort();
+    this.memory = new HostMemoryWatch(options.rssMb, options.heartbeatMs, 2 * options.heartbeatMs);
   }
 
   availability(tag: string): Availability | undefined {
     const verdict = this.tags.get(tag)?.boot.verdict;
-    return verdict === undefined ? undefined : { ...verdict };
+    if (verdict === undefined) return undefined;
+    const degraded = this.breaker.degradation(tag);
+    return degraded === undefined ? { ...verdict } : { ...verdict, degraded: { ...degraded } };
   }
 
   availableRuntimes(): string[] {
@@ -108,6 +115,8 @@ export class IsolatingHost implements Host {
     const admission = admit(request, this.discovery, (tag) => this.availability(tag), this.available, this.limit, (tag) => this.toolRegistry(tag));
     if (!admission.ok) return refused(admission.result, null);
     const tag = request.runtime;
+    const degraded = this.breaker.degradation(tag);
+    if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.limit), null);
     const booted = this.tags.get(tag)!;
     const handle = booted.workers.acquire('run');
     let ranRun = false;
@@ -130,14 +139,20 @@ export class IsolatingHost implements Host {
         graceMs: this.options.graceMs,
         limit: this.limit,
         closing: this.closing.signal,
+        limits: this.options,
+        memory: this.memory,
       });
       ranRun = true;
       poisoned = end.poisoned;
+      if (end.crash !== undefined) this.breaker.record(tag, end.crash);
+      else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
+      const reapedProcesses = countLiveProcesses(end.groups);
       await reapGroups(end.groups, this.options.graceMs);
       const address = request.address ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}` : null;
-      return { result: end.result, effect: call.effect, address, channels: stream.channels, notices: stream.notices, violations: stream.violations };
+      const containment = { console: end.console, reapedProcesses };
+      return { result: end.result, effect: call.effect, address, channels: stream.channels, notices: stream.notices, violations: stream.violations, containment };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
     }
@@ -159,6 +174,12 @@ export class IsolatingHost implements Host {
   private assertOpen(): void {
     if (this.closing.signal.aborted) throw new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
   }
+}
+
+/** 503 `runtime-degraded`: the crash-loop breaker holds the tag (docs/faults.md). */
+function degradedFailure(tag: string, degraded: Degradation, limit: number): ExecResult {
+  const detail = `runtime ${tag} is degraded: its worker threads crashed ${degraded.crashes} time(s) within the breaker window; it may run again in ${degraded.retryInMs}ms. Last crash: ${degraded.reason}`;
+  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, limit), { lastCrash: ErrorDetail.preview(degraded.reason, limit), retryAfterMs: degraded.retryInMs });
 }
 
 /** An outcome with no stream: the EXEC was refused, or failed before its run started. */

@@ -30,6 +30,11 @@ export function workerEntryPath(): string {
   return join(packageRoot(), 'dist', 'worker', 'worker-entry.js');
 }
 
+/** Path of the compiled entry of the one-shot thread a `runtimesModule` hook runs in. */
+export function hookEntryPath(): string {
+  return join(packageRoot(), 'dist', 'worker', 'hook-entry.js');
+}
+
 function readPackageName(path: string): string | undefined {
   try {
     return (JSON.parse(readFileSync(path, 'utf8')) as { name?: string }).name;

@@ -24,6 +24,13 @@ export async function reapGroups(pgids: Iterable<number>, graceMs: number): Prom
   return waitForExit(alive, KILL_SETTLE_MS);
 }
 
+/** How many living (non-zombie) processes are in `pgids`: what a reap is about to kill. */
+export function countLiveProcesses(pgids: Iterable<number>): number {
+  let count = 0;
+  for (const pgid of new Set(pgids)) if (pgid > 1) count += liveGroupMembers(pgid).length;
+  return count;
+}
+
 /** Polls until every group is gone or `ms` passed; returns those still alive. */
 async function waitForExit(pgids: number[], ms: number): Promise<number[]> {
   const deadline = performance.now() + ms;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from '../contracts/channels.js';
 import { NoticeSchema, type Notice } from '../contracts/notice.js';
+import { createOutputBudget, type OutputBudget } from '../contracts/output-budget.js';
 import { describeIssue } from '../contracts/result.js';
 import type { ChannelOutput, EmbeddingSinks } from './host-types.js';
 
@@ -19,6 +20,8 @@ export class RunStream {
   readonly violations: string[] = [];
   private dropped = 0;
   private sealed = false;
+  private budget: OutputBudget | undefined;
+  private onOverflow: (() => void) | undefined;
 
   constructor(
     decls: Readonly<Record<string, ChannelDecl>>,
@@ -29,6 +32,16 @@ export class RunStream {
     }
   }
 
+  /**
+   * Holds the run's accepted output to `limitBytes` UTF-8 bytes across its channels (the host's
+   * own copy of the worker's cap): the write that crosses it keeps its longest whole-character
+   * prefix, later writes are dropped, and `onOverflow` is called once.
+   */
+  capOutput(limitBytes: number, onOverflow: () => void): void {
+    this.budget = createOutputBudget(limitBytes);
+    this.onOverflow = onOverflow;
+  }
+
   /** Appends `chunk` to a declared, active channel. */
   write(channel: unknown, chunk: unknown, mimetype?: unknown): void {
     const output = this.accepting('write', channel);
@@ -37,13 +50,15 @@ export class RunStream {
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(`write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`);
     }
+    const text = this.withinBudget(chunk);
+    if (text === '' && chunk !== '') return;
     const type = mimetype ?? output.parts.at(-1)?.mimetype ?? output.mimetype;
     const last = output.parts.at(-1);
-    if (last && last.mimetype === type) last.text += chunk;
-    else output.parts.push({ mimetype: type, text: chunk });
-    output.text += chunk;
+    if (last && last.mimetype === type) last.text += text;
+    else output.parts.push({ mimetype: type, text });
+    output.text += text;
     output.mimetype = type;
-    this.forward('write', () => this.sinks.write?.(channel as string, chunk, mimetype as string | undefined));
+    this.forward('write', () => this.sinks.write?.(channel as string, text, mimetype as string | undefined));
   }
 
   /** Moves a declared channel from `active` to `closed` or `errored`. */
@@ -84,6 +99,15 @@ export class RunStream {
   violate(message: string): void {
     if (this.violations.length < MAX_VIOLATIONS) this.violations.push(message);
     else this.violations[MAX_VIOLATIONS - 1] = `… and ${++this.dropped + 1} more violations`;
+  }
+
+  /** What of `chunk` the output cap lets through ('' once it is spent). */
+  private withinBudget(chunk: string): string {
+    if (this.budget === undefined) return chunk;
+    const over = this.budget.exceeded;
+    const kept = this.budget.take(chunk);
+    if (!over && this.budget.exceeded) this.onOverflow?.();
+    return kept;
   }
 
   private accepting(sink: string, channel: unknown, stateChange = false): ChannelOutput | undefined {

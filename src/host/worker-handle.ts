@@ -9,6 +9,8 @@ export interface WorkerSpec {
   /** The thread's initial `process.env` (see worker-env.ts). */
   readonly env: Record<string, string>;
   readonly resourceLimits?: ResourceLimits;
+  /** Told once when the thread dies without the host asking (it exited, ran out of memory, or a leaf error escaped between tasks). */
+  readonly onCrash?: (reason: string) => void;
 }
 
 /**
@@ -44,18 +46,22 @@ export class WorkerHandle {
     const thread = this.pool.threads[0];
     if (thread === undefined) throw new Error('piscina did not start a thread');
     this.threadId = thread.threadId;
-    thread.once('exit', (code) => {
-      this.death ??= `the worker thread exited with code ${code}`;
+    const crashed = (reason: string) => {
+      if (this.terminated !== undefined) return;
+      this.death ??= reason;
+      spec.onCrash?.(this.death);
       // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
       void this.terminate();
-    });
+    };
+    // The 'error' event (before 'exit') says why: out of memory, or an error in the thread itself.
+    thread.once('error', (error: unknown) => crashed(describeThreadError(error)));
+    thread.once('exit', (code) => crashed(`the worker thread exited with code ${code}`));
     // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
-    this.pool.on('error', (error: unknown) => {
-      this.death ??= `the worker thread failed: ${error instanceof Error ? error.message : String(error)}`;
-      void this.terminate();
-    });
+    this.pool.on('error', (error: unknown) => crashed(describeThreadError(error)));
     this.pool.on('message', (message: unknown) => {
-      if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.add(message.pgid);
+      if (!isWorkerControlMessage(message)) return;
+      if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+      else if (message.type === 'fault') crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
     });
   }
 
@@ -70,7 +76,7 @@ export class WorkerHandle {
     return this.pool.run(task, { transferList });
   }
 
-  /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. */
+  /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. A termination the host asks for is never a crash. */
   terminate(reason = 'the host retired the worker thread'): Promise<void> {
     this.death ??= reason;
     this.terminated ??= this.pool.destroy();
@@ -83,4 +89,9 @@ export class WorkerHandle {
     this.strayGroups.clear();
     return groups;
   }
+}
+
+function describeThreadError(error: unknown): string {
+  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'the worker thread ran out of JS heap (limits.heapMb) and died';
+  return `the worker thread failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
 }

@@ -1,5 +1,6 @@
 import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
+import { startHeartbeat } from './heartbeat.js';
 import { onProcessGroup } from './process-groups.js';
 
 /** The worker's end of one task's control port. */
@@ -8,23 +9,32 @@ export interface ControlLink {
   readonly signal: AbortSignal;
   /** Tells the host the leaf is loaded and the call starts now. */
   started(): void;
+  /** Sends one report to the host on this task's port. */
+  send(message: WorkerControlMessage): void;
   /** Aborts `signal` from inside the worker (a probe's signal once the probe settled). */
   abortLocally(): void;
-  /** Waits until the host has handled every report sent so far, then closes the port. */
+  /** Stops the heartbeat, waits until the host has handled every report sent so far, then closes the port. */
   close(): Promise<void>;
 }
 
-// One task runs at a time in an executor thread, so one link is active at most. Process
-// groups reported while no task runs (a leaf's stray timer) go to the thread's parent port,
-// and the host reaps them when it retires this thread.
-let active: ControlLink & { report(pgid: number): void } | undefined;
-onProcessGroup((pgid) => {
-  if (active) active.report(pgid);
-  else parentPort?.postMessage({ type: 'process-group', pgid } satisfies WorkerControlMessage);
-});
+// One task runs at a time in an executor thread, so one link is active at most. Reports made
+// while no task runs (a leaf's stray timer) go to the thread's parent port: the host reaps
+// such process groups when it retires this thread.
+let active: ControlLink | undefined;
+onProcessGroup((pgid) => reportToHost({ type: 'process-group', pgid }));
 
-/** Opens the worker's end of a task's control port and makes it the thread's active link. */
-export function openControlLink(port: MessagePort): ControlLink {
+/** Sends `message` on the running task's control port, or on the thread's parent port between tasks. */
+export function reportToHost(message: WorkerControlMessage): void {
+  if (active) active.send(message);
+  else parentPort?.postMessage(message);
+}
+
+/**
+ * Opens the worker's end of a task's control port and makes it the thread's active link. A
+ * heartbeat goes out at once (the task arrived) and every `heartbeatMs` until close, so the
+ * host can tell a thread that stopped answering from one that is merely slow.
+ */
+export function openControlLink(port: MessagePort, heartbeatMs: number): ControlLink {
   const controller = new AbortController();
   const waiting = new Map<number, () => void>();
   let nextSync = 1;
@@ -39,15 +49,17 @@ export function openControlLink(port: MessagePort): ControlLink {
     receive(queued.message as HostControlMessage);
   }
   port.on('message', receive);
-  const link = {
+  const stopHeartbeat = startHeartbeat(send, heartbeatMs);
+  const link: ControlLink = {
     signal: controller.signal,
     started: () => send({ type: 'started' }),
+    send,
     abortLocally: () => controller.abort(new DOMException('the call settled', 'AbortError')),
-    report: (pgid: number) => send({ type: 'process-group', pgid }),
     async close() {
+      stopHeartbeat();
       if (active === link) active = undefined;
       const id = nextSync++;
-      // The host answers in order, so `synced` means every process-group report before it was handled.
+      // The host answers in order, so `synced` means every report before it was handled.
       await new Promise<void>((resolve) => {
         waiting.set(id, resolve);
         send({ type: 'sync', id });

@@ -1,48 +1,72 @@
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
-import type { ProbeReport, RunRequest, TaskReply, WorkerBoot, WorkerTask } from '../contracts/protocol.js';
+import { DEFAULT_WORKER_LIMITS, type ProbeReport, type RunRequest, type TaskReply, type WorkerBoot, type WorkerLimits, type WorkerTask } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
+import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from './base-executor.js';
-import { openControlLink, type ControlLink } from './control-link.js';
+import { captureConsole, type ConsoleCapture } from './console-capture.js';
+import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
+import { drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
+import { capWrites } from './output-cap.js';
 import { applyRunEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
+import { guardProcessKill } from './signal-guard.js';
+import { banWorkerThreads } from './thread-ban.js';
+
+/** What one task needs besides its message: the thread's limits, baseline env and guards. */
+interface ThreadState {
+  readonly limits: WorkerLimits;
+  readonly baseline: Readonly<Record<string, string | undefined>>;
+  readonly console: ConsoleCapture;
+}
 
 /**
- * Builds the handler of one executor thread. The leaf starts loading at once (so a warm spare
- * is warm); every task awaits it. The handler never throws: a leaf failure is answered as
- * `ok: false`, so a rejected task on the host always means the thread died.
+ * Builds the handler of one executor thread. The thread's guards (console capture, escape
+ * handling, the worker-thread ban, the process.kill guard) are installed before the leaf
+ * starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
+ * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
+  const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
+  const thread: ThreadState = { limits, baseline: { ...process.env }, console: captureConsole(limits.consoleBytes) };
+  const escapes = guardEscapes((escape) => reportToHost({ type: 'fault', error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` } }));
+  const violate = (message: string) => reportToHost({ type: 'violation', message });
+  banWorkerThreads(violate);
+  guardProcessKill(violate);
   const loading = loadExecutor(boot);
-  const baseline: Readonly<Record<string, string | undefined>> = { ...process.env };
   return async (task) => {
-    const control = openControlLink(task.control);
+    const control = openControlLink(task.control, limits.heartbeatMs);
+    const watch = escapes.begin();
     try {
       const loaded = await loading;
       if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
       control.started();
       let value: unknown;
       try {
-        value = await perform(task, loaded.executor, control, baseline);
+        value = await perform(task, loaded.executor, control, thread, watch);
       } catch (error) {
-        return { ok: false, stage: 'call', error: serializeError(error), threadId };
+        return escapeReply(watch) ?? { ok: false, stage: 'call', error: serializeError(error), threadId };
       }
-      return cloneable(value) ?? { ok: true, value, threadId };
+      return escapeReply(watch) ?? cloneable(value) ?? { ok: true, value, threadId };
     } finally {
+      watch.end();
+      const printed = thread.console.take();
+      if (printed) control.send({ type: 'console', ...printed });
       await control.close();
     }
   };
 }
 
-function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control: ControlLink, baseline: Readonly<Record<string, string | undefined>>): Promise<unknown> | unknown {
+function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control: ControlLink, thread: ThreadState, watch: TaskEscapes): Promise<unknown> | unknown {
   switch (task.kind) {
     case 'probe':
       return probe(executor, control);
     case 'effect':
       return executor.effect(task.target);
     case 'run':
-      return run(executor, task.request, task.sinks, control, baseline);
+      return run(executor, task.request, task.sinks, control, thread, watch);
   }
 }
 
@@ -61,12 +85,16 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
 }
 
 /**
- * Runs one EXEC with proxied sinks. The flush barrier runs even when `run()` throws: output
- * written before a fault is kept, and nothing the leaf wrote may arrive after its result.
+ * Runs one EXEC with proxied sinks, read-only args and capped output. An error escaping the
+ * leaf ends the wait for its result at once. Callbacks the leaf queued are drained before the
+ * flush barrier, which runs whatever happened: output written before a fault is kept, and
+ * nothing the leaf wrote may arrive after its result.
  */
-async function run(executor: BaseExecutor, request: RunRequest, port: MessagePort, control: ControlLink, baseline: Readonly<Record<string, string | undefined>>): Promise<unknown> {
+async function run(executor: BaseExecutor, request: RunRequest, port: MessagePort, control: ControlLink, thread: ThreadState, watch: TaskEscapes): Promise<unknown> {
   const proxied = proxySinks(port, request.hasEntry);
-  const restoreEnv = applyRunEnv(request.env, baseline);
+  const restoreEnv = applyRunEnv(request.env, thread.baseline);
+  const violate = (message: string) => control.send({ type: 'violation', message });
+  const { outputBytes } = thread.limits;
   const args: ExecArgs = {
     runtime: request.runtime,
     body: request.body,
@@ -75,14 +103,22 @@ async function run(executor: BaseExecutor, request: RunRequest, port: MessagePor
     ...(request.env === undefined ? {} : { env: { ...request.env } }),
     signal: control.signal,
     ...proxied.sinks,
+    write: capWrites(proxied.sinks.write, outputBytes, () => control.send({ type: 'output-limit', limitBytes: outputBytes })),
   };
   try {
-    return await executor.run(args);
+    return await Promise.race([executor.run(guardArgs(args, violate)), watch.escaped]);
   } finally {
+    await drainQueuedCallbacks();
     restoreEnv();
     await proxied.flush();
     proxied.close();
   }
+}
+
+/** An `ok: false` reply for the first error that escaped the leaf during the task, if one did. */
+function escapeReply(watch: TaskEscapes): TaskReply | undefined {
+  const escape = watch.first();
+  return escape === undefined ? undefined : { ok: false, stage: escape.kind, error: escape.error, threadId };
 }
 
 /** An `ok: false` reply when `value` cannot cross the thread (a function, a class with private state…). */

@@ -17,10 +17,10 @@ describe('a trusted package declares its runtimes with a plurnk.runtimesModule h
     expect(registry.get(tags[0] as string)?.packageName).toBe(name);
   });
 
-  test('static runtimes win and the hook module is never imported', async () => {
+  test('static runtimes win and the hook is never run', async () => {
+    // The hook throws if called (and would be imported in a thread of its own, not this one).
     const { registry } = await discover({ packageDirs: [hook('static-wins')], env: {} });
     expect([...registry.keys()]).toEqual(['static']);
-    expect((globalThis as { __plurnkStaticWinsHookImported?: boolean }).__plurnkStaticWinsHookImported).toBeUndefined();
   });
 
   test('hook declarations go through the same policy as static ones', async () => {

@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import { checkPackage } from '../host/check-package.js';
+import { EXIT, type CliIo, type Command } from './cli-io.js';
+import { parseFlags, parseMs } from './parse-flags.js';
+import { renderCheck } from './render-check.js';
+
+const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--timeout <ms>] [--grace <ms>] [--probe-timeout <ms>]
+
+Loads the one executor leaf package in <package-dir> in isolation (its operator policy and
+trust gate set aside) and reports, per tag: the manifest verdict with every validation error,
+the probe verdict and latency, its declared example run through the isolating host, and the
+contract checks — undeclared channels, console output, signal honoured within grace,
+processes left behind, state retained across runs, result validity, other violations.
+
+  --json                 print the report as JSON (schema plurnk-execs/check@1)
+  --timeout <ms>         deadline of each run of the example (default 10000)
+  --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default 2000)
+  --probe-timeout <ms>   how long the probe and a runtimes hook may take (default 3000)
+
+Exit code: 0 only when the package is clean; 1 otherwise; 2 for a bad command line.
+`;
+
+/** `plurnk-execs check`. */
+export const checkCommand: Command = {
+  name: 'check',
+  summary: 'check one leaf package against the contract and report a verdict per tag',
+  usage: USAGE,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const { values, positionals } = parseFlags(
+      'check',
+      argv,
+      { json: { type: 'boolean' }, timeout: { type: 'string' }, grace: { type: 'string' }, 'probe-timeout': { type: 'string' } },
+      { names: ['package-dir'], required: 1 },
+    );
+    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    const timeoutMs = parseMs('check', '--timeout', values.timeout as string | undefined);
+    const graceMs = parseMs('check', '--grace', values.grace as string | undefined);
+    const probeTimeoutMs = parseMs('check', '--probe-timeout', values['probe-timeout'] as string | undefined);
+    const report = await checkPackage(resolve(io.cwd, positionals[0]!), {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(graceMs === undefined ? {} : { graceMs }),
+      ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+    });
+    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheck(report));
+    return report.clean ? EXIT.ok : EXIT.failed;
+  },
+};

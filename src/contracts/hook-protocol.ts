@@ -1,0 +1,22 @@
+import type { SerializedError } from './serialized-error.js';
+
+// Messages of the one-shot thread a `runtimesModule` hook runs in (§executor-dynamic-runtimes).
+
+/** What the hook thread is started with (`workerData`). */
+export interface HookBoot {
+  /** file: URL of the hook module. */
+  readonly url: string;
+  /** The environment discovery evaluates policy against: the hook's `context.env`. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * What the hook thread answers: the hook's settled value (unvalidated), or where it failed —
+ * loading the module, finding a function export (`value` is what was there instead, or a
+ * description when it cannot be cloned), or calling it.
+ */
+export type HookReply =
+  | { readonly stage: 'done'; readonly value: unknown }
+  | { readonly stage: 'load'; readonly error: SerializedError }
+  | { readonly stage: 'export'; readonly named: boolean; readonly value: unknown }
+  | { readonly stage: 'call'; readonly error: SerializedError };

@@ -1,0 +1,151 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { ExecOutcome, Host } from '../../src/host/index.js';
+import type { ChannelState } from '../../src/index.js';
+import { HOST_FIXTURES } from './fixture-discovery.js';
+import { handshake } from './handshake.js';
+
+/** Root of the hostile-leaf zoo: one fake installed package per fault. */
+export const ZOO = fileURLToPath(new URL('../../fixtures/zoo/', import.meta.url));
+
+/** Package directories for `packageDirs`: zoo fixtures by name, host fixtures as `host/<name>`. */
+export function zooDirs(...names: string[]): string[] {
+  return names.map((name) => (name.startsWith('host/') ? join(HOST_FIXTURES, name.slice(5)) : join(ZOO, name)));
+}
+
+/** Errors that reached the host process's last-resort handlers while a test ran. */
+export function watchHostErrors(): { errors: unknown[]; dispose(): void } {
+  const errors: unknown[] = [];
+  const record = (error: unknown) => void errors.push(error);
+  process.on('unhandledRejection', record);
+  process.on('uncaughtException', record);
+  return {
+    errors,
+    dispose() {
+      process.off('unhandledRejection', record);
+      process.off('uncaughtException', record);
+    },
+  };
+}
+
+/**
+ * Living (non-zombie) processes whose environment carries `marker`, as `ps` lists them: every
+ * process a run started inherits the run's env, so this finds them wherever they went — another
+ * process group, another session — without confusing them with other tests' processes.
+ */
+export function markedProcesses(marker: string): string[] {
+  const table = execFileSync('ps', ['-e', '-o', 'stat=,pid=,args='], { encoding: 'utf8' });
+  return table
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('Z'))
+    .filter((line) => environOf(line.split(/\s+/)[1]!).includes(`ZOO_RUN=${marker}`));
+}
+
+function environOf(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** Every call the embedding service's sinks received, in order. */
+export function recordSinks() {
+  const calls: ({ sink: 'write'; channel: string; chunk: string } | { sink: 'setState'; channel: string; state: ChannelState })[] = [];
+  const firstWrite = handshake<string>();
+  return {
+    calls,
+    firstWrite: firstWrite.promise,
+    sinks: {
+      write: (channel: string, chunk: string) => {
+        calls.push({ sink: 'write', channel, chunk });
+        firstWrite.resolve(chunk);
+      },
+      setState: (channel: string, state: ChannelState) => void calls.push({ sink: 'setState', channel, state }),
+    },
+    text: (channel: string) => calls.map((c) => (c.sink === 'write' && c.channel === channel ? c.chunk : '')).join(''),
+  };
+}
+
+/** One faulty run and what containing it must look like. */
+export interface ZooCase {
+  runtime: string;
+  body?: string;
+  target?: string | null;
+  timeoutMs?: number;
+  /** Abort the run once it wrote its first chunk (for leaves that ignore their signal). */
+  abortAfterFirstWrite?: boolean;
+  /** `<owner>/<code>` of the Problem the run must settle with, e.g. `exec/executor-threw`; absent when the leaf's own result stands (a fault the host contains without failing the run). */
+  problem?: string;
+  status: number;
+  /** What `out` must start with: the output written before the fault. */
+  kept?: string;
+  /** How the tag must answer next: run again with this body (and target) and write `text` (default `ok`), or stay unavailable. */
+  next: { body: string; target?: string; text?: string } | 'unavailable';
+}
+
+/**
+ * Runs a faulty EXEC and asserts everything containing it means: another tag runs fine while
+ * it is in flight and after; it settles once with the named Problem (or, for a fault the host
+ * contains without failing the run, with the leaf's own result); output written before the
+ * fault is kept, in the outcome and at the embedding sinks; every declared channel ends
+ * terminal with one state change at most; no sink call arrives after it settled; no process it
+ * started survives; and its tag answers the next run (or stays unavailable, as it was).
+ */
+export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOutcome> {
+  const marker = randomUUID();
+  const recorder = recordSinks();
+  const controller = new AbortController();
+  if (zoo.abortAfterFirstWrite) void recorder.firstWrite.then(() => controller.abort());
+  const faulty = host.exec({
+    runtime: zoo.runtime,
+    body: zoo.body ?? 'fault',
+    target: zoo.target ?? null,
+    env: { ...process.env, ZOO_RUN: marker },
+    signal: controller.signal,
+    sinks: recorder.sinks,
+    ...(zoo.timeoutMs === undefined ? {} : { timeoutMs: zoo.timeoutMs }),
+  });
+  const during = await host.exec({ runtime: 'healthy', body: 'during' });
+  expect(during.result).toEqual({ status: 200 });
+  expect(during.channels.out!.text).toBe('during');
+
+  const out = await faulty;
+  const callsAtSettle = recorder.calls.length;
+  expect(out.result.status).toBe(zoo.status);
+  if (zoo.problem === undefined) {
+    expect(out.result.problem).toBeUndefined();
+  } else {
+    expect(out.result.problem?.type).toBe(`https://plurnk.dev/problems/${zoo.problem}`);
+    expect(out.result.problem?.status).toBe(zoo.status);
+  }
+  // Nothing reaches the embedding service for a channel the leaf did not declare.
+  expect(recorder.calls.every((call) => Object.hasOwn(out.channels, call.channel))).toBe(true);
+  for (const [name, channel] of Object.entries(out.channels)) {
+    expect(['closed', 'errored']).toContain(channel.state);
+    expect(recorder.calls.filter((c) => c.sink === 'setState' && c.channel === name).length).toBeLessThanOrEqual(1);
+  }
+  if (zoo.kept !== undefined) {
+    expect(out.channels.out!.text.startsWith(zoo.kept)).toBe(true);
+    expect(recorder.text('out').startsWith(zoo.kept)).toBe(true);
+  }
+  expect(markedProcesses(marker)).toEqual([]);
+
+  if (zoo.next === 'unavailable') {
+    const next = await host.exec({ runtime: zoo.runtime, body: 'ok' });
+    expect(next.result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-unavailable');
+  } else {
+    const next = await host.exec({ runtime: zoo.runtime, body: zoo.next.body, target: zoo.next.target ?? null });
+    expect(next.result.status).toBe(200);
+    expect(next.channels.out!.text).toBe(zoo.next.text ?? 'ok');
+  }
+  const after = await host.exec({ runtime: 'healthy', body: 'after' });
+  expect(after.result).toEqual({ status: 200 });
+  expect(recorder.calls.length).toBe(callsAtSettle);
+  return out;
+}

@@ -1,0 +1,164 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkPackage, type CheckReport } from '../../../src/host/index.js';
+import { fixture } from '../../helpers/discovery-fixtures.js';
+import { REPO, runCli } from '../../helpers/run-cli.js';
+import { zooDirs } from '../../helpers/zoo.js';
+
+/** What failed in a report: `discovery`, and `<tag>.<part>` for every failed part of a tag. */
+function failures(report: CheckReport): string[] {
+  const failed = report.discovery.verdict === 'fail' ? ['discovery'] : [];
+  for (const tag of report.tags) {
+    const parts = { manifest: tag.manifest, probe: tag.probe, example: tag.example, ...tag.checks };
+    for (const [part, item] of Object.entries(parts)) if (item.verdict === 'fail') failed.push(`${tag.tag}.${part}`);
+  }
+  return failed.sort();
+}
+
+/** Small limits so hanging leaves are judged quickly; generous enough for a loaded machine. */
+const QUICK = { timeoutMs: 3000, graceMs: 300, probeTimeoutMs: 1500 };
+
+// Every fixture of the zoo, and the verdict it deserves: the parts that must fail and, for a
+// few whose second fault races the first (a bomb may hit its limit before or after grace),
+// the parts that may fail too. Nothing else may.
+const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] = [
+  ['healthy', []],
+  ['host/exec-reads-env', []],
+  ['run-throws', ['run-throws.example', 'run-throws.result']],
+  ['run-rejects', ['run-rejects.example', 'run-rejects.result']],
+  ['run-never-settles', ['run-never-settles.example', 'run-never-settles.signal']],
+  ['run-spins', ['run-spins.example', 'run-spins.signal']],
+  ['run-blocks-in-exec-sync', ['run-blocks-in-exec-sync.example', 'run-blocks-in-exec-sync.signal', 'run-blocks-in-exec-sync.processes']],
+  ['ignores-abort', ['ignores-abort.example', 'ignores-abort.signal']],
+  ['run-exits', ['run-exits.example', 'run-exits.result']],
+  ['late-uncaught-exception', ['late-uncaught-exception.example', 'late-uncaught-exception.result']],
+  ['late-unhandled-rejection', ['late-unhandled-rejection.example', 'late-unhandled-rejection.result']],
+  ['invalid-result', ['invalid-result.example', 'invalid-result.result']],
+  ['probe-spins', ['probe-spins.probe']],
+  ['host/exec-probe-hangs', ['probe-hangs.probe']],
+  ['host/exec-throws-on-import', ['import-throws.probe']],
+  ['host/exec-throws-in-constructor', ['ctor-throws.probe']],
+  ['effect-spins', ['effect-spins.example']],
+  ['effect-throws', ['effect-throws.example']],
+  ['effect-not-an-effect', ['effect-not-an-effect.example']],
+  ['heap-bomb', ['heap-bomb.example'], ['heap-bomb.signal']],
+  ['buffer-bomb', ['buffer-bomb.example'], ['buffer-bomb.signal']],
+  ['arraybuffer-bomb', ['arraybuffer-bomb.example'], ['arraybuffer-bomb.signal']],
+  ['wasm-memory-growth', ['wasm-memory-growth.example'], ['wasm-memory-growth.signal']],
+  ['sync-buffer-bomb', ['sync-buffer-bomb.example', 'sync-buffer-bomb.signal']],
+  ['output-flood', ['output-flood.example']],
+  ['console-spam', ['console-spam.console']],
+  ['writes-undeclared', ['writes-undeclared.undeclaredChannels']],
+  ['mutates-args', ['mutates-args.example', 'mutates-args.result', 'mutates-args.violations']],
+  ['starts-worker-thread', ['starts-worker-thread.example', 'starts-worker-thread.result', 'starts-worker-thread.violations']],
+  ['signals-its-host', ['signals-its-host.example', 'signals-its-host.result', 'signals-its-host.violations']],
+  ['retains-state', ['retains-state.state']],
+  ['spawns-grandchildren', ['spawns-grandchildren.processes']],
+  ['child-ignores-sighup', ['child-ignores-sighup.processes']],
+  ['child-escapes-setsid', ['child-escapes-setsid.processes']],
+  ['invalid-declarations', ['discovery', 'Broken.manifest']],
+  ['hook-spins', ['discovery']],
+  ['hook-exits', ['discovery']],
+];
+
+describe('plurnk-execs check against the zoo', () => {
+  it.each(ZOO_VERDICTS)('gives %s the verdict it deserves', async (name, mustFail, mayFail = []) => {
+    const report = await checkPackage(zooDirs(name)[0]!, QUICK);
+    const failed = failures(report);
+    expect(failed).toEqual(expect.arrayContaining(mustFail));
+    expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
+    expect(report.clean).toBe(mustFail.length === 0 && report.tags.length > 0);
+  }, 60_000);
+
+  it('fails a package whose runtimes hook never settles, at discovery', async () => {
+    const report = await checkPackage(fixture('hooks', 'hook-hangs'), QUICK);
+    expect(report).toMatchObject({ clean: false, tags: [], discovery: { verdict: 'fail' } });
+    expect(report.discovery.error).toMatch(/hook-hangs.*it did not settle within 1500 ms/s);
+  });
+
+  it('reports every validation error against its own tag, and the whole discovery error', async () => {
+    const report = await checkPackage(zooDirs('invalid-declarations')[0]!, QUICK);
+    expect(report.tags.map((tag) => [tag.tag, tag.verdict, tag.manifest.verdict])).toEqual([
+      ['fine', 'skip', 'pass'],
+      ['Broken', 'fail', 'fail'],
+    ]);
+    expect(report.tags[1]!.manifest.errors).toEqual([
+      expect.stringMatching(/^name must match/),
+      expect.stringMatching(/^summary must be one line/),
+      expect.stringMatching(/^invocation\.body\.required must be true or false; received "yes"/),
+      expect.stringMatching(/^colour is not a known field/),
+    ]);
+    expect(report.discovery.error).toContain('(4 problems)');
+  });
+
+  it('names what it found: the escaped process it killed, the console text, the retained state', async () => {
+    const [setsid, spam, state] = await Promise.all(['child-escapes-setsid', 'console-spam', 'retains-state'].map((name) => checkPackage(zooDirs(name)[0]!, QUICK)));
+    expect(setsid!.tags[0]!.checks.processes.detail).toMatch(/^\d+ process\(es\) outlived their runs where the host could not reach them \(unreported process groups\): \d+ \(sleep 1000\)(, \d+ \(sleep 1000\))*; check killed them$/);
+    expect(spam!.tags[0]!.checks.console.detail).toMatch(/^printed \d+ bytes through console\.\*, stdout or stderr instead of a declared channel: "zoo-console-spam line 0\\n/);
+    expect(state!.tags[0]!.checks.state.detail).toContain('"out":"run 2"');
+  });
+});
+
+describe('plurnk-execs check (the command)', () => {
+  it.each(['common', 'git', 'jq', 'sqlite', 'wasm'])('finds the built-in %s leaf clean and exits 0', async (leaf) => {
+    const { code, stdout } = await runCli(['check', join('src', 'leaves', leaf), '--json', '--probe-timeout', '30000']);
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report).toMatchObject({ schema: 'plurnk-execs/check@1', clean: true, package: { name: `@plurnk/plurnk-execs-${leaf}` }, discovery: { verdict: 'pass', error: null } });
+    for (const tag of report.tags) {
+      if (tag.verdict === 'skip') {
+        // Only interpreters missing from this machine may be skipped, with the probe's own words.
+        expect(['deno', 'bun']).toContain(tag.tag);
+        expect(tag.probe).toMatchObject({ verdict: 'skip', available: false, detail: `${tag.tag} not on PATH (install: npm install -g ${tag.tag})` });
+        continue;
+      }
+      expect(tag.verdict).toBe('pass');
+      expect(tag.example.status).toBe(200);
+    }
+    expect(code).toBe(0);
+  }, 180_000);
+
+  it('prints a table, the reason for every failure, and the verdict; exits 1 when not clean', async () => {
+    const { code, stdout } = await runCli(['check', zooDirs('run-throws')[0]!, '--timeout', '3000', '--grace', '300']);
+    expect(code).toBe(1);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^check zoo-run-throws \(.*fixtures\/zoo\/run-throws\)$/);
+    expect(lines[1]).toMatch(/^TAG\s+MANIFEST\s+PROBE\s+EXAMPLE\s+UNDECLARED\s+CONSOLE\s+SIGNAL\s+PROCESSES\s+STATE\s+RESULT\s+VIOLATIONS\s+VERDICT$/);
+    expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAIL$/);
+    expect(stdout).toContain('run-throws example: https://plurnk.dev/problems/exec/executor-threw: run() threw: RangeError: run-throws gave up');
+    expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
+    expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');
+  });
+
+  it('prints clean and exits 0 for a clean package', async () => {
+    const { code, stdout } = await runCli(['check', zooDirs('healthy')[0]!]);
+    expect(stdout).toMatch(/^healthy\s+ok\s+ok \d+ ms\s+ok 200(\s+ok){7}\s+clean$/m);
+    expect(stdout.trimEnd().split('\n').at(-1)).toBe('clean — 1 tag(s): 0 failed, 0 skipped');
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    [['check'], 2, /check: missing <package-dir>/],
+    [['check', 'a', 'b'], 2, /unexpected argument "b"/],
+    [['check', '.', '--timeout', 'soon'], 2, /--timeout must be a positive whole number of milliseconds/],
+  ])('refuses %j naming what was wrong', async (argv, exit, message) => {
+    const { code, stderr } = await runCli(argv);
+    expect(code).toBe(exit);
+    expect(stderr).toMatch(message);
+  });
+
+  it('says so when the directory holds no exec package, and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'check-not-a-leaf-'));
+    writeFileSync(join(dir, 'package.json'), '{"name":"plain"}');
+    const { code, stderr } = await runCli(['check', dir]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(`plurnk-execs check: ${dir} holds no exec package: its package.json is missing, unreadable, or does not declare "plurnk": { "kind": "exec" }\n`);
+  });
+
+  it('resolves a relative package directory against the current directory', async () => {
+    const { code, stdout } = await runCli(['check', 'fixtures/zoo/healthy', '--json'], { cwd: REPO });
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as CheckReport).package.dir).toBe(join(REPO, 'fixtures/zoo/healthy'));
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
+import { until } from '../../helpers/processes.js';
+import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+// The crash-loop breaker: a tag whose threads crashed `crashes` times within `windowMs` fails
+// fast with 503 runtime-degraded until `cooldownMs` passed. Small injected values, no clocks.
+describe('the crash-loop breaker', () => {
+  const hostErrors = watchHostErrors();
+  const hosts: Host[] = [];
+  const boot = async (options: Parameters<typeof createHost>[0]) => {
+    const host = await createHost(options);
+    hosts.push(host);
+    return host;
+  };
+  afterEach(() => expect(hostErrors.errors).toEqual([]));
+  afterAll(async () => {
+    await Promise.all(hosts.map((host) => host.close()));
+    hostErrors.dispose();
+  });
+
+  it('degrades a tag after three crashes: exec fast-fails 503 with the last crash, other tags unaffected', async () => {
+    const host = await boot({ packageDirs: zooDirs('healthy', 'run-exits'), breaker: { crashes: 3, windowMs: 600_000, cooldownMs: 600_000 } });
+    for (let crash = 1; crash <= 3; crash++) {
+      expect(host.availability('run-exits')?.degraded).toBeUndefined();
+      // A clean run between crashes does not forgive them: the window counts crashes only.
+      if (crash > 1) expect((await host.exec({ runtime: 'run-exits', body: 'ok' })).result).toEqual({ status: 200 });
+      const out = await host.exec({ runtime: 'run-exits', body: 'fault' });
+      expect(out.result.problem?.detail).toBe('the worker thread died during run(): the worker thread exited with code 3');
+    }
+    const degraded = await host.exec({ runtime: 'run-exits', body: 'ok' });
+    expect(degraded.effect).toBeNull();
+    expect(degraded.channels).toEqual({});
+    expect(degraded.result.problem).toMatchObject({
+      type: 'https://plurnk.dev/problems/exec/runtime-degraded',
+      status: 503,
+      lastCrash: 'the worker thread exited with code 3',
+    });
+    expect(degraded.result.problem?.detail).toMatch(/^runtime run-exits is degraded: its worker threads crashed 3 time\(s\) within the breaker window; it may run again in \d+ms\. Last crash: the worker thread exited with code 3$/);
+    expect(host.availability('run-exits')).toMatchObject({ available: true, degraded: { reason: 'the worker thread exited with code 3', crashes: 3 } });
+    expect((await host.exec({ runtime: 'healthy', body: 'still here' })).result).toEqual({ status: 200 });
+  });
+
+  it('counts every way a thread can crash — an escaped error, a memory limit, a silent thread — but not an ordinary failure', async () => {
+    const host = await boot({
+      packageDirs: zooDirs('healthy', 'run-throws', 'late-uncaught-exception', 'buffer-bomb', 'run-spins'),
+      breaker: { crashes: 2, windowMs: 600_000, cooldownMs: 600_000 },
+      limits: { externalMb: 32, heartbeatMs: 50, unresponsiveMs: 1500, graceMs: 300 },
+    });
+    for (let i = 0; i < 3; i++) expect((await host.exec({ runtime: 'run-throws', body: 'fault' })).result.status).toBe(500);
+    expect(host.availability('run-throws')?.degraded).toBeUndefined();
+
+    for (const runtime of ['late-uncaught-exception', 'buffer-bomb', 'run-spins']) {
+      const first = await host.exec({ runtime, body: 'fault' });
+      expect(first.result.status).toBe(500);
+      expect(host.availability(runtime)?.degraded).toBeUndefined();
+      const second = await host.exec({ runtime, body: 'fault' });
+      expect(host.availability(runtime)?.degraded?.reason).toBe(second.result.problem?.detail);
+      expect((await host.exec({ runtime, body: 'ok' })).result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-degraded');
+    }
+  });
+
+  it('lets a degraded tag run again once the cool-down passed', async () => {
+    const host = await boot({ packageDirs: zooDirs('healthy', 'run-exits'), breaker: { crashes: 1, cooldownMs: 300 } });
+    expect((await host.exec({ runtime: 'run-exits', body: 'fault' })).result.status).toBe(500);
+    await until(() => host.availability('run-exits')?.degraded === undefined, 'the cool-down to pass');
+    const next = await host.exec({ runtime: 'run-exits', body: 'ok' });
+    expect(next.result).toEqual({ status: 200 });
+    expect(next.channels.out!.text).toBe('ok');
+  });
+});

@@ -1,0 +1,60 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+// Rules of §executor-forbidden the host enforces from outside the leaf: ExecArgs are
+// read-only, no nested worker threads, no signals to the shared process, no state carried
+// between runs, no host secrets.
+describe('the zoo: forbidden habits', () => {
+  let host: Host;
+  const hostErrors = watchHostErrors();
+  beforeAll(async () => {
+    process.env.PLURNK_SECRET = 'zoo-plurnk-secret';
+    process.env.ZOO_API_TOKEN = 'zoo-api-token';
+    host = await createHost({ packageDirs: zooDirs('healthy', 'mutates-args', 'starts-worker-thread', 'signals-its-host', 'retains-state', 'host/exec-reads-env'), breaker: { crashes: 1000 }, limits: { graceMs: 300 } });
+  });
+  afterEach(() => expect(hostErrors.errors).toEqual([]));
+  afterAll(async () => {
+    await host.close();
+    delete process.env.PLURNK_SECRET;
+    delete process.env.ZOO_API_TOKEN;
+    hostErrors.dispose();
+  });
+
+  it('refuses a change to ExecArgs: the assignment throws in the leaf, 500 executor-threw, recorded as a violation', async () => {
+    const out = await expectContained(host, { runtime: 'mutates-args', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const refusal = 'run() tried to set args.body: ExecArgs are read-only (§executor-forbidden); copy what you need instead';
+    expect(out.result.problem).toMatchObject({ detail: `run() threw: PlurnkExecsError: ${refusal}`, error: 'PlurnkExecsError' });
+    expect(out.violations).toEqual([refusal]);
+    expect(out.channels.out!.text).toBe('before the fault');
+  });
+
+  it('refuses a worker thread of the leaf’s own: 500 executor-threw, recorded as a violation', async () => {
+    const out = await expectContained(host, { runtime: 'starts-worker-thread', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const refusal = 'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
+    expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
+    expect(out.violations).toEqual([refusal]);
+  });
+
+  it('refuses a signal to the process the leaf shares with the host: 500 executor-threw, recorded as a violation', async () => {
+    const out = await expectContained(host, { runtime: 'signals-its-host', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
+    expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
+    expect(out.violations).toEqual([refusal]);
+    expect(out.channels.out!.text).toBe('before the fault');
+  });
+
+  it('never lets module state reach the next run: each run starts in a fresh thread', async () => {
+    const out = await expectContained(host, { runtime: 'retains-state', status: 200, kept: 'run 1', next: { body: 'again', text: 'run 1' } });
+    expect(out.channels.out!.text).toBe('run 1');
+  });
+
+  it('hides host secrets from a leaf that reads process.env, while the rest of the environment is there', async () => {
+    const during = host.exec({ runtime: 'healthy', body: 'during' });
+    const out = await host.exec({ runtime: 'env', body: 'PLURNK_SECRET,ZOO_API_TOKEN,PATH' });
+    expect((await during).result).toEqual({ status: 200 });
+    expect(out.result).toEqual({ status: 200 });
+    const seen = JSON.parse(out.channels.results!.text) as { processEnv: Record<string, string | null> };
+    expect(seen.processEnv).toEqual({ PLURNK_SECRET: null, ZOO_API_TOKEN: null, PATH: process.env.PATH });
+  });
+});

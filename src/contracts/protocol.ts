@@ -73,6 +73,8 @@ export type WorkerControlMessage =
  * The sinks the host exposes to a run over its sink port (comlink). Arguments arrive
  * unvalidated from the leaf; the host validates and records violations. `flush` resolves
  * once every call made before it has been applied: the worker awaits it before returning.
+ * The worker sends `write`, `setState` and `emit` as {@link SinkCall} messages rather than
+ * comlink calls (no answer, no call id); the methods stay for any caller that uses comlink.
  */
 export interface SinkApi {
   write(channel: unknown, chunk: unknown, mimetype?: unknown): void;
@@ -82,6 +84,17 @@ export interface SinkApi {
   entry(path: unknown, content: unknown, opts: unknown): Promise<string>;
   flush(): void;
 }
+
+/**
+ * Worker ⇒ host on the sink port: one fire-and-forget `write`, `setState` or `emit` call as
+ * the leaf made it, arguments unvalidated. Posted as a bare array, which comlink's listener
+ * ignores (it answers only objects with a comlink message type); the comlink calls on the same
+ * port (`interact`, `entry`, `flush`) keep their place in the leaf's order.
+ */
+export type SinkCall =
+  | readonly ['write', unknown, unknown, unknown]
+  | readonly ['setState', unknown, unknown]
+  | readonly ['emit', unknown];
 
 /** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */
 export const WorkerControlMessageSchema = v.variant('type', [

@@ -10,8 +10,12 @@ export interface ControlLink {
   started(): void;
   /** Aborts `signal` from inside the worker (a probe's signal once the probe settled). */
   abortLocally(): void;
-  /** Waits until the host has handled every report sent so far, then closes the port. */
-  close(): Promise<void>;
+  /**
+   * Closes the port once the host has handled every report sent so far. The barrier costs a
+   * round trip, so it is skipped when nothing was reported, unless `barrier` asks for it (a
+   * probe, whose latency the host counts from `started`, needs `started` handled too).
+   */
+  close(barrier?: boolean): Promise<void>;
 }
 
 // One task runs at a time in an executor thread, so one link is active at most. Process
@@ -28,6 +32,7 @@ export function openControlLink(port: MessagePort): ControlLink {
   const controller = new AbortController();
   const waiting = new Map<number, () => void>();
   let nextSync = 1;
+  let reported = false;
   const send = (message: WorkerControlMessage) => port.postMessage(message);
   port.on('message', (message: HostControlMessage) => {
     if (message?.type === 'abort') controller.abort(decodeAbortReason(message.reason));
@@ -37,9 +42,13 @@ export function openControlLink(port: MessagePort): ControlLink {
     signal: controller.signal,
     started: () => send({ type: 'started' }),
     abortLocally: () => controller.abort(new DOMException('the call settled', 'AbortError')),
-    report: (pgid: number) => send({ type: 'process-group', pgid }),
-    async close() {
+    report: (pgid: number) => {
+      reported = true;
+      send({ type: 'process-group', pgid });
+    },
+    async close(barrier = false) {
       if (active === link) active = undefined;
+      if (!barrier && !reported) return port.close();
       const id = nextSync++;
       // The host answers in order, so `synced` means every process-group report before it was handled.
       await new Promise<void>((resolve) => {

@@ -30,7 +30,8 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       }
       return cloneable(value) ?? { ok: true, value, threadId };
     } finally {
-      await control.close();
+      // A probe's latency counts from `started`, so the host must have handled it before the reply.
+      await control.close(task.kind === 'probe');
     }
   };
 }

@@ -11,11 +11,15 @@ export type Purpose = 'run' | 'call';
  * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
  * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
  * sees an earlier run's `this` or module state. One never-used thread is kept warm as a
- * spare so the next run does not wait ~60–100 ms for a thread to start.
+ * spare so the next run does not wait ~60–100 ms for a thread to start. The spare a run took
+ * is replaced when that run's thread is given back, not while it runs: on a 2-core machine a
+ * thread starting beside a run slowed that run ~2× (the recycle benchmark).
  */
 export class TagWorkers {
   private readonly available: WorkerHandle[] = [];
   private readonly busy = new Set<WorkerHandle>();
+  /** Threads lent to runs: their release starts a spare when none is left. */
+  private readonly lentToRuns = new Set<WorkerHandle>();
   private readonly retiring = new Set<Promise<void>>();
   private closed = false;
 
@@ -27,8 +31,9 @@ export class TagWorkers {
 
   /**
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
-   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; then a
-   * new spare is started. A call takes any available thread and starts nothing extra.
+   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
+   * gives the thread back, a new spare is started if none is left. A call takes any
+   * available thread and starts nothing extra.
    */
   acquire(purpose: Purpose): WorkerHandle {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
@@ -36,7 +41,7 @@ export class TagWorkers {
     const index = this.pickIndex();
     const handle = index === -1 ? new WorkerHandle(this.spec) : this.available.splice(index, 1)[0]!;
     this.busy.add(handle);
-    if (purpose === 'run') this.keepSpare();
+    if (purpose === 'run') this.lentToRuns.add(handle);
     return handle;
   }
 
@@ -49,11 +54,10 @@ export class TagWorkers {
     this.busy.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
     const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
-    if (!retire) {
-      this.available.push(handle);
-      return Promise.resolve();
-    }
-    return this.retire(handle);
+    if (!retire) this.available.push(handle);
+    const retired = retire ? this.retire(handle) : Promise.resolve();
+    if (this.lentToRuns.delete(handle)) this.keepSpare();
+    return retired;
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
@@ -61,6 +65,7 @@ export class TagWorkers {
     this.closed = true;
     const all = [...this.available.splice(0), ...this.busy];
     this.busy.clear();
+    this.lentToRuns.clear();
     await Promise.all([...all.map((handle) => this.retire(handle)), ...this.retiring]);
   }
 

@@ -32,7 +32,9 @@ export interface RunRequest {
 export type WorkerTask<Port = unknown> =
   | { readonly kind: 'probe'; readonly control: Port }
   | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
-  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port };
+  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
+  /** Touches no leaf code: a new spare's first task, so the first real one runs warm code. */
+  | { readonly kind: 'warm'; readonly control: Port };
 
 /** Where a task failed: loading the leaf (import or constructor), the call itself, or sending back a value that cannot be cloned. */
 export type FailureStage = 'load' | 'call' | 'reply';

@@ -97,7 +97,9 @@ export class TagWorkers {
 
   private keepSpare(): void {
     if (this.closed || this.available.some((h) => h.runs === 0)) return;
-    this.available.push(new WorkerHandle(this.spec));
+    const spare = new WorkerHandle(this.spec);
+    spare.warmUp();
+    this.available.push(spare);
   }
 
   private usedUp(handle: WorkerHandle): boolean {

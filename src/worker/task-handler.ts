@@ -44,6 +44,8 @@ function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control:
       return executor.effect(task.target);
     case 'run':
       return run(executor, task.request, task.sinks, control, baseline);
+    case 'warm':
+      return null;
   }
 }
 

@@ -28,13 +28,16 @@ export interface RunRequest {
 /**
  * One task posted to a worker. Every task carries its own control port; a run also carries
  * the port its sinks are proxied over. Both are transferred, never shared between tasks.
+ * `announce: false` asks the worker not to send `started` (one message fewer per task) when
+ * the host has no use for it: a run, or a call on a thread whose leaf is known loaded.
  */
-export type WorkerTask<Port = unknown> =
+export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'probe'; readonly control: Port }
   | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
   | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
   /** Touches no leaf code: a new spare's first task, so the first real one runs warm code. */
-  | { readonly kind: 'warm'; readonly control: Port };
+  | { readonly kind: 'warm'; readonly control: Port }
+) & { readonly announce?: boolean };
 
 /** Where a task failed: loading the leaf (import or constructor), the call itself, or sending back a value that cannot be cloned. */
 export type FailureStage = 'load' | 'call' | 'reply';

@@ -25,8 +25,10 @@ export async function callEffect(
   const { timeoutMs, closing } = options;
   const control = openControlPort();
   try {
-    const task = handle.post({ kind: 'effect', target, control: control.workerPort }, [control.workerPort]);
-    await withDeadline(Promise.race([control.started, task]), LOAD_TIMEOUT_MS, `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`, closing);
+    // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
+    const loaded = handle.loaded;
+    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [control.workerPort]);
+    if (!loaded) await withDeadline(Promise.race([control.started, task]), LOAD_TIMEOUT_MS, `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`, closing);
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
       const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';

@@ -52,7 +52,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     abort: (reason) => control.abort(reason),
   });
   try {
-    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [control.workerPort, sinkPort.workerPort]);
+    // A run's deadline counts from exec(), so it has no use for `started`.
+    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort, announce: false }, [control.workerPort, sinkPort.workerPort]);
     const settled = await Promise.race<Settled>([
       task.then((reply) => ({ kind: 'reply', reply }), (error: unknown) => ({ kind: 'died', error })),
       watch.forced.then((end) => ({ kind: 'forced', end })),

@@ -23,6 +23,8 @@ export class WorkerHandle {
   readonly threadId: number;
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
+  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
+  loaded = false;
   private readonly pool: Piscina<WorkerTask<MessagePort>, TaskReply>;
   private readonly strayGroups = new Set<number>();
   private death: string | undefined;
@@ -68,7 +70,10 @@ export class WorkerHandle {
   /** Posts one task. Rejects only when the thread dies or is terminated before it answers. */
   post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
     if (this.death !== undefined) return Promise.reject(new Error(this.death));
-    return this.pool.run(task, { transferList });
+    return this.pool.run(task, { transferList }).then((reply: TaskReply) => {
+      if (reply.ok || reply.stage !== 'load') this.loaded = true;
+      return reply;
+    });
   }
 
   /**
@@ -79,7 +84,7 @@ export class WorkerHandle {
    */
   warmUp(): void {
     const control = openControlPort();
-    void this.post({ kind: 'warm', control: control.workerPort }, [control.workerPort])
+    void this.post({ kind: 'warm', control: control.workerPort, announce: false }, [control.workerPort])
       .catch(() => {})
       .finally(() => control.close());
   }

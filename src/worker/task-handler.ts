@@ -21,7 +21,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
     try {
       const loaded = await loading;
       if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
-      control.started();
+      if (task.announce !== false) control.started();
       let value: unknown;
       try {
         value = await perform(task, loaded.executor, control, baseline);

@@ -13,7 +13,8 @@ export type Purpose = 'run' | 'call';
  * sees an earlier run's `this` or module state. One never-used thread is kept warm as a
  * spare so the next run does not wait ~60–100 ms for a thread to start. The spare a run took
  * is replaced when that run's thread is given back, not while it runs: on a 2-core machine a
- * thread starting beside a run slowed that run ~2× (the recycle benchmark).
+ * thread starting beside a run slowed that run ~2× (the recycle benchmark). Retiring and
+ * replacing happen a turn after the release, off the path of the EXEC that gave it back.
  */
 export class TagWorkers {
   private readonly available: WorkerHandle[] = [];
@@ -55,9 +56,15 @@ export class TagWorkers {
     if (outcome.ranRun) handle.runs += 1;
     const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
     if (!retire) this.available.push(handle);
-    const retired = retire ? this.retire(handle) : Promise.resolve();
-    if (this.lentToRuns.delete(handle)) this.keepSpare();
-    return retired;
+    const wantsSpare = this.lentToRuns.delete(handle);
+    if (!retire && !wantsSpare) return Promise.resolve();
+    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
+    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
+    // is resolving now; the retirement is tracked from here, so close() still waits for it.
+    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      if (wantsSpare) this.keepSpare();
+    });
+    return retire ? this.retire(handle, later) : later;
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
@@ -108,8 +115,10 @@ export class TagWorkers {
     return handle.runs >= this.recycle.afterRuns;
   }
 
-  private retire(handle: WorkerHandle): Promise<void> {
+  /** Terminates `handle` (once `after` settled) and reaps its stray groups; close() waits for it. */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve()): Promise<void> {
     const done = (async () => {
+      await after;
       try {
         await handle.terminate();
       } finally {

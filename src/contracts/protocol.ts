@@ -35,8 +35,8 @@ export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'probe'; readonly control: Port }
   | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
   | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
-  /** Touches no leaf code: a new spare's first task, so the first real one runs warm code. */
-  | { readonly kind: 'warm'; readonly control: Port }
+  /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
+  | { readonly kind: 'warm'; readonly control: Port; readonly sinks: Port }
 ) & { readonly announce?: boolean };
 
 /** Where a task failed: loading the leaf (import or constructor), the call itself, or sending back a value that cannot be cloned. */

@@ -45,9 +45,21 @@ function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control:
     case 'run':
       return run(executor, task.request, task.sinks, control, baseline);
     case 'warm':
-      return null;
+      return run(WARM_UP, WARM_UP_REQUEST, task.sinks, control, baseline);
   }
 }
+
+/**
+ * What a `warm` task runs instead of the leaf: the same path as a run (control link, sinks,
+ * env, flush, reply) through code of this package only, so a leaf never sees it.
+ */
+const WARM_UP = {
+  async run(args: ExecArgs) {
+    args.write('warm', '');
+    return { status: 200 };
+  },
+} as unknown as BaseExecutor;
+const WARM_UP_REQUEST: RunRequest = { runtime: 'warm', body: '', cwd: null, target: null, hasEntry: false };
 
 /** Reads the declaration, then probes under the control signal, aborted afterwards so the probe's work is reaped. */
 async function probe(executor: BaseExecutor, control: ControlLink): Promise<ProbeReport> {

@@ -11,14 +11,15 @@ import { discoverFixtures } from './bench-leaves.js';
 
 /** What the parent asks: idle threads of a host, idle bare workers, or RSS across many runs. */
 export type MemoryRequest =
-  | { readonly mode: 'idle-host'; readonly threads: number }
-  | { readonly mode: 'idle-bare'; readonly threads: number }
+  | { readonly mode: 'idle-host' | 'idle-bare'; readonly threads: number; readonly settleMs: number }
   | { readonly mode: 'mixed'; readonly runs: number; readonly every: number };
 
 /** RSS in MB: before and after starting idle threads, or sampled every `every` runs. */
 export interface MemoryAnswer {
   readonly beforeMb: number;
   readonly afterMb: number;
+  /** Idle modes: RSS once the threads sat idle for `settleMs`. */
+  readonly settledMb: number;
   /** RSS after each `every` runs (mixed mode). */
   readonly samplesMb: number[];
   readonly statuses: Record<string, number>;
@@ -45,8 +46,10 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
     close = () => Promise.all(workers.map((worker) => worker.terminate()));
   }
   const afterMb = await settledRss();
+  await sleep(request.settleMs);
+  const settledMb = await settledRss();
   await close();
-  return { beforeMb, afterMb, samplesMb: [], statuses: {} };
+  return { beforeMb, afterMb, settledMb, samplesMb: [], statuses: {} };
 }
 
 /** The no-op tag registered `count` times (noop-1 … noop-n): one idle, loaded thread each after boot. */
@@ -98,7 +101,7 @@ async function measureMixed(runs: number, every: number): Promise<MemoryAnswer> 
   }
   const afterMb = samplesMb.at(-1) ?? (await settledRss());
   await host.close();
-  return { beforeMb, afterMb, samplesMb, statuses };
+  return { beforeMb, afterMb, settledMb: afterMb, samplesMb, statuses };
 }
 
 /** RSS in MB once background thread starts and retirements settled and garbage was collected. */

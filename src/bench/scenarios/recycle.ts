@@ -4,8 +4,8 @@ import { summarize, target, type BenchContext, type BenchRow, type ScenarioRepor
 import { discoverFixtures } from '../bench-leaves.js';
 import { sampleInterleaved, toMicros } from '../sample.js';
 
-/** Idle time before each latency sample: long enough for a spare thread to start and load its leaf. */
-const GAP_MS = 250;
+/** Idle time before each latency sample: long enough for a spare to start, load and warm up on a busy 2-core machine. */
+const GAP_MS = 500;
 
 /**
  * Scenario 5. The latency of a no-op run in the thread that replaced a retired one
@@ -20,7 +20,7 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
     const fresh = await bootHost(discovery, { recycle: 'each-run' });
     const warm = await bootHost(discovery, { recycle: 'never' });
     try {
-      const plan = context.quick ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS } : { rounds: 6, perRound: 8, warmup: 3, gapMs: GAP_MS };
+      const plan = context.quick ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS } : { rounds: 6, perRound: 5, warmup: 3, gapMs: GAP_MS };
       context.progress(`recycle: ${plan.rounds * plan.perRound} runs after a recycle and as many warm, ${GAP_MS} ms apart`);
       const samples = await sampleInterleaved({ fresh: () => execNoop(fresh), warm: () => execNoop(warm) }, plan);
       const subject = summarize(toMicros(samples.fresh));

@@ -9,8 +9,9 @@ import type { LeafEntry } from './bench-leaves.js';
 export interface InProcessProbeRequest {
   readonly mode: 'each' | 'all';
   readonly leaves: readonly LeafEntry[];
-  /** Warm probes per tag after the cold one ('each' only). */
+  /** Warm probes per tag after the cold one ('each' only), fewer when they exceed `warmBudgetMs`. */
   readonly warm: number;
+  readonly warmBudgetMs: number;
 }
 
 /** Cold ms per tag (and warm ms samples), or the whole concurrent boot in ms. */
@@ -47,7 +48,8 @@ async function probeInProcess(request: InProcessProbeRequest): Promise<InProcess
     const executor = await loadAndProbe(leaf);
     cold[leaf.tag] = performance.now() - begun;
     warm[leaf.tag] = [];
-    for (let i = 0; i < request.warm; i++) {
+    const budget = performance.now() + request.warmBudgetMs;
+    for (let i = 0; i < request.warm && (i < 3 || performance.now() < budget); i++) {
       const again = performance.now();
       await probeOnce(executor);
       warm[leaf.tag]!.push(performance.now() - again);

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
 import type { ExecArgs } from '../../contracts/exec-args.js';
 import { bootHost } from '../../host/boot-host.js';
 import type { BaseExecutor } from '../../worker/base-executor.js';
@@ -6,17 +8,22 @@ import { discoverFixtures } from '../bench-leaves.js';
 import { startPortPeer } from '../port-peer.js';
 import { sampleInterleaved, toMicros } from '../sample.js';
 
+const PISCINA_ECHO = fileURLToPath(new URL('../piscina-echo.js', import.meta.url));
+
 /**
  * Scenario 2. A no-op executor's EXEC through a warm thread (`recycle: 'never'`) against the
  * same executor's `run()` called in this process, next to a bare MessagePort round trip to a
- * plain worker thread measured in the same rounds. `host.effect()` — one task to the thread
- * and back — is shown for scale.
+ * plain worker thread measured in the same rounds. A bare piscina task (the floor of any
+ * dispatch built on piscina) and `host.effect()` (one host task) are shown for scale.
  */
 export async function benchDispatch(context: BenchContext): Promise<ScenarioReport> {
   const discovery = await discoverFixtures('exec-noop');
   const entry = discovery.registry.get('noop')!;
   const host = await bootHost(discovery, { recycle: 'never' });
   const peer = await startPortPeer();
+  // The floor of any dispatch built on piscina tasks: the same pool settings as the host's threads.
+  const pool = new Piscina({ filename: PISCINA_ECHO, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', recordTiming: false });
+  await pool.run(0);
   const executor = await constructInProcess(entry.entryUrl);
   const args = noopArgs();
   const plan = context.quick ? { rounds: 3, perRound: 100, warmup: 100 } : { rounds: 10, perRound: 300, warmup: 300 };
@@ -25,6 +32,7 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     const samples = await sampleInterleaved(
       {
         port: () => peer.roundTrip(),
+        piscina: () => pool.run(0),
         inProcess: () => executor.run(args),
         effect: () => host.effect('noop', null),
         exec: () => host.exec({ runtime: 'noop', body: 'x' }),
@@ -33,6 +41,7 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     );
     const port = summarize(toMicros(samples.port));
     const inProcess = summarize(toMicros(samples.inProcess));
+    const piscina = summarize(toMicros(samples.piscina));
     const effect = summarize(toMicros(samples.effect));
     const exec = summarize(toMicros(samples.exec));
     const overhead = (exec.median - inProcess.median) / port.median;
@@ -40,6 +49,7 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     const rows: BenchRow[] = [
       { name: 'bare MessagePort round trip (plain worker)', unit: 'µs', subject: port },
       { name: 'no-op run() in-process', unit: 'µs', subject: inProcess },
+      { name: 'piscina task round trip (1-thread pool, atomics off)', unit: 'µs', subject: piscina, baseline: bare, ratio: piscina.median / port.median },
       { name: 'host.effect() (one task, warm thread)', unit: 'µs', subject: effect, baseline: bare, ratio: effect.median / port.median },
       {
         name: 'host.exec() no-op (warm thread)',
@@ -53,7 +63,7 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     ];
     return { name: 'dispatch', rows, notes: ['Every host.exec() here also calls effect() once in the thread, as the contract asks.'] };
   } finally {
-    await Promise.all([host.close(), peer.close()]);
+    await Promise.all([host.close(), peer.close(), pool.destroy()]);
   }
 }
 

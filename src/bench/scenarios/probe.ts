@@ -26,6 +26,8 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   const leaves = leafEntries(discovery);
   const rounds = context.quick ? 3 : 12;
   const warmPerRound = context.quick ? 5 : 20;
+  // A slow probe (python3 through a pyenv shim: ~0.4 s) gets at least 3 warm samples a round, not 20.
+  const warmBudgetMs = context.quick ? 300 : 1000;
   const limit = resolveErrorDetailLimit(discovery.env);
   const env = workerBaseEnv(process.env, limit);
   const probeOptions = { probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS, graceMs: DEFAULT_KILL_GRACE_MS, limit };
@@ -41,10 +43,13 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
       let verdict: Awaited<ReturnType<typeof probeTag>> | undefined;
       push(isolated.cold, leaf.tag, await timeMs(async () => (verdict = await probeTag(workers, probeOptions))));
       if (!verdict?.verdict.available) unavailable.add(leaf.tag);
-      for (let i = 0; i < warmPerRound; i++) push(isolated.warm, leaf.tag, await timeMs(() => probeTag(workers, probeOptions)));
+      const budget = performance.now() + warmBudgetMs;
+      for (let i = 0; i < warmPerRound && (i < 3 || performance.now() < budget); i++) {
+        push(isolated.warm, leaf.tag, await timeMs(() => probeTag(workers, probeOptions)));
+      }
       await workers.close();
     }
-    const each = await probeInChild({ mode: 'each', leaves, warm: warmPerRound });
+    const each = await probeInChild({ mode: 'each', leaves, warm: warmPerRound, warmBudgetMs });
     for (const leaf of leaves) {
       push(inProcess.cold, leaf.tag, each.cold[leaf.tag]!);
       for (const ms of each.warm[leaf.tag]!) push(inProcess.warm, leaf.tag, ms);
@@ -53,7 +58,7 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
     const host = await bootHost(discovery);
     boot.isolated.push(performance.now() - booting);
     await host.close();
-    boot.inProcess.push((await probeInChild({ mode: 'all', leaves, warm: 0 })).bootMs);
+    boot.inProcess.push((await probeInChild({ mode: 'all', leaves, warm: 0, warmBudgetMs: 0 })).bootMs);
   }
 
   const rows: BenchRow[] = [];

@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { expose, type Endpoint } from 'comlink';
 import * as v from 'valibot';
 import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
@@ -12,6 +12,11 @@ const EntryArgsSchema = v.tuple([
   v.nullable(v.string()),
   v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
 ]);
+
+/** Queued messages taken per 'message' event after small writes… */
+const DRAIN_MAX = 64;
+/** …where small means at most this many characters. */
+const SMALL_WRITE = 1024;
 
 /** The host's end of a run's sink port. */
 export interface SinkPort {
@@ -57,9 +62,24 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
   // One listener sees every message in arrival order: bare arrays are fire-and-forget calls,
   // anything else goes to comlink. comlink never sees the (many) writes, which it would parse.
   let comlink: ((event: { data: unknown }) => void) | undefined;
+  // Returns whether the message was a small write, after which taking the next queued one is worth it.
+  const receive = (message: unknown): boolean => {
+    if (!Array.isArray(message)) {
+      comlink?.({ data: message });
+      return false;
+    }
+    applySinkCall(stream, message as unknown as SinkCall);
+    return typeof message[2] !== 'string' || message[2].length <= SMALL_WRITE;
+  };
   port1.on('message', (message: unknown) => {
-    if (Array.isArray(message)) applySinkCall(stream, message as unknown as SinkCall);
-    else comlink?.({ data: message });
+    // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
+    // listener walk): take what is already queued directly, a bounded number at a time.
+    let small = receive(message);
+    for (let i = 0; small && i < DRAIN_MAX; i++) {
+      const next = receiveMessageOnPort(port1);
+      if (next === undefined) break;
+      small = receive(next.message);
+    }
   });
   const endpoint: Endpoint = {
     postMessage: (message, transfer) => port1.postMessage(message, transfer as never),

@@ -20,7 +20,7 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
     const fresh = await bootHost(discovery, { recycle: 'each-run' });
     const warm = await bootHost(discovery, { recycle: 'never' });
     try {
-      const plan = context.quick ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS } : { rounds: 6, perRound: 5, warmup: 3, gapMs: GAP_MS };
+      const plan = context.quick ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS } : { rounds: 10, perRound: 5, warmup: 3, gapMs: GAP_MS };
       context.progress(`recycle: ${plan.rounds * plan.perRound} runs after a recycle and as many warm, ${GAP_MS} ms apart`);
       const samples = await sampleInterleaved({ fresh: () => execNoop(fresh), warm: () => execNoop(warm) }, plan);
       const subject = summarize(toMicros(samples.fresh));

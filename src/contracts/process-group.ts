@@ -27,6 +27,9 @@ export function signalGroup(pgid: number, signal: SignalSpec): boolean {
  * counts, so a reaped group would look alive forever.
  */
 export function liveGroupMembers(pgid: number): number[] {
+  // No process in the group at all, not even a zombie: the usual case once a run's leader was
+  // reaped, answered without reading every /proc/<pid>/stat (~1.4 ms with 67 processes).
+  if (!groupHasAnyProcess(pgid)) return [];
   const members: number[] = [];
   let entries: string[];
   try {
@@ -40,6 +43,16 @@ export function liveGroupMembers(pgid: number): number[] {
     if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
   }
   return members;
+}
+
+/** False only when `kill(-pgid, 0)` says no such group (ESRCH); a group we may not signal still exists. */
+function groupHasAnyProcess(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 /** State letter and process group of one pid from /proc/<pid>/stat, or undefined when it is gone. */

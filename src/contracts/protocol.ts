@@ -55,11 +55,16 @@ export interface RunRequest {
 /**
  * One task posted to a worker. Every task carries its own control port; a run also carries
  * the port its sinks are proxied over. Both are transferred, never shared between tasks.
+ * `announce: false` asks the worker not to send `started` (one message fewer per task) when
+ * the host has no use for it: a run, or a call on a thread whose leaf is known loaded.
  */
-export type WorkerTask<Port = unknown> =
+export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'probe'; readonly control: Port }
   | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
-  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port };
+  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
+  /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
+  | { readonly kind: 'warm'; readonly control: Port; readonly sinks: Port }
+) & { readonly announce?: boolean };
 
 /**
  * Where a task failed: loading the leaf (import or constructor), the call itself, sending back
@@ -116,6 +121,8 @@ export type WorkerControlMessage =
  * The sinks the host exposes to a run over its sink port (comlink). Arguments arrive
  * unvalidated from the leaf; the host validates and records violations. `flush` resolves
  * once every call made before it has been applied: the worker awaits it before returning.
+ * The worker sends `write`, `setState` and `emit` as {@link SinkCall} messages rather than
+ * comlink calls (no answer, no call id); the methods stay for any caller that uses comlink.
  */
 export interface SinkApi {
   write(channel: unknown, chunk: unknown, mimetype?: unknown): void;
@@ -125,6 +132,17 @@ export interface SinkApi {
   entry(path: unknown, content: unknown, opts: unknown): Promise<string>;
   flush(): void;
 }
+
+/**
+ * Worker ⇒ host on the sink port: one fire-and-forget `write`, `setState` or `emit` call as
+ * the leaf made it, arguments unvalidated. Posted as a bare array, which comlink's listener
+ * ignores (it answers only objects with a comlink message type); the comlink calls on the same
+ * port (`interact`, `entry`, `flush`) keep their place in the leaf's order.
+ */
+export type SinkCall =
+  | readonly ['write', unknown, unknown, unknown]
+  | readonly ['setState', unknown, unknown]
+  | readonly ['emit', unknown];
 
 const Bytes = v.pipe(v.number(), v.finite(), v.minValue(0));
 

@@ -1,8 +1,9 @@
-import pTimeout, { TimeoutError } from 'p-timeout';
+import { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../contracts/effect.js';
 import { describeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './control-port.js';
+import { withDeadline } from './deadline.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import { reapGroups } from './reaper.js';
 import type { WorkerHandle } from './worker-handle.js';
@@ -24,9 +25,11 @@ export async function callEffect(
   const { timeoutMs, closing } = options;
   const control = openControlPort();
   try {
-    const task = handle.post({ kind: 'effect', target, control: control.workerPort }, [control.workerPort]);
-    await pTimeout(Promise.race([control.started, task]), { milliseconds: LOAD_TIMEOUT_MS, signal: closing, message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms` });
-    const reply = await pTimeout(task, { milliseconds: timeoutMs, signal: closing, message: `effect() did not return within ${timeoutMs}ms` });
+    // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
+    const loaded = handle.loaded;
+    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [control.workerPort]);
+    if (!loaded) await withDeadline(Promise.race([control.started, task]), LOAD_TIMEOUT_MS, `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`, closing);
+    const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
       const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
       return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };

@@ -64,6 +64,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     abort: (reason) => control.abort(reason),
   });
   try {
+    // The run guard needs `started`: silence is measured from the moment run() began, and
+    // before it only the acknowledgement bound applies (a leaf still loading is not hung).
     const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [control.workerPort, sinkPort.workerPort]);
     const settled = await Promise.race<Settled>([
       task.then((reply) => ({ kind: 'reply', reply }), (error: unknown) => ({ kind: 'died', error })),

@@ -1,8 +1,8 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { expose, type Endpoint } from 'comlink';
 import * as v from 'valibot';
 import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkApi } from '../contracts/protocol.js';
+import type { SinkApi, SinkCall } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { EmbeddingSinks } from './host-types.js';
 import type { RunStream } from './run-stream.js';
@@ -13,6 +13,11 @@ const EntryArgsSchema = v.tuple([
   v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
 ]);
 
+/** Queued messages taken per 'message' event after small writes… */
+const DRAIN_MAX = 64;
+/** …where small means at most this many characters. */
+const SMALL_WRITE = 1024;
+
 /** The host's end of a run's sink port. */
 export interface SinkPort {
   /** The end to transfer with the run task. */
@@ -21,9 +26,10 @@ export interface SinkPort {
 }
 
 /**
- * Exposes a run's sinks over a new MessagePort with comlink. comlink calls an exposed
- * function synchronously for each message, in arrival order, so `write`/`setState`/`emit`
- * land in the order the leaf made them and `flush` answers only after all of them.
+ * Exposes a run's sinks over a new MessagePort: `write`/`setState`/`emit` arrive as bare
+ * {@link SinkCall} arrays, the rest as comlink calls. Both are handled synchronously for each
+ * message, in arrival order, so every call lands in the order the leaf made it and `flush`
+ * answers only after all of them.
  * `interact` and `entry` round-trip to the embedding service's sinks; a malformed request
  * or answer rejects in the leaf and is recorded.
  */
@@ -53,8 +59,53 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       return address;
     },
   };
-  expose(api, port1 as unknown as Endpoint);
+  // One listener sees every message in arrival order: bare arrays are fire-and-forget calls,
+  // anything else goes to comlink. comlink never sees the (many) writes, which it would parse.
+  let comlink: ((event: { data: unknown }) => void) | undefined;
+  // Returns whether the message was a small write, after which taking the next queued one is worth it.
+  const receive = (message: unknown): boolean => {
+    if (!Array.isArray(message)) {
+      comlink?.({ data: message });
+      return false;
+    }
+    applySinkCall(stream, message as unknown as SinkCall);
+    return typeof message[2] !== 'string' || message[2].length <= SMALL_WRITE;
+  };
+  port1.on('message', (message: unknown) => {
+    // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
+    // listener walk): take what is already queued directly, a bounded number at a time.
+    let small = receive(message);
+    for (let i = 0; small && i < DRAIN_MAX; i++) {
+      const next = receiveMessageOnPort(port1);
+      if (next === undefined) break;
+      small = receive(next.message);
+    }
+  });
+  const endpoint: Endpoint = {
+    postMessage: (message, transfer) => port1.postMessage(message, transfer as never),
+    addEventListener: (_type, listener) => {
+      comlink = (event) => (typeof listener === 'function' ? listener(event as never) : listener.handleEvent(event as never));
+    },
+    removeEventListener: () => {
+      comlink = undefined;
+    },
+  };
+  expose(api, endpoint);
   return { workerPort: port2, close: () => port1.close() };
+}
+
+/** Applies one `write`/`setState`/`emit` the leaf made; the stream validates the arguments. */
+function applySinkCall(stream: RunStream, call: SinkCall): void {
+  switch (call[0]) {
+    case 'write':
+      return stream.write(call[1], call[2], call[3]);
+    case 'setState':
+      return stream.setState(call[1], call[2]);
+    case 'emit':
+      return stream.emit(call[1]);
+    default:
+      return stream.violate(`unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`);
+  }
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

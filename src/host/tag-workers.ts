@@ -11,11 +11,16 @@ export type Purpose = 'run' | 'call';
  * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
  * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
  * sees an earlier run's `this` or module state. One never-used thread is kept warm as a
- * spare so the next run does not wait ~60–100 ms for a thread to start.
+ * spare so the next run does not wait ~60–100 ms for a thread to start. The spare a run took
+ * is replaced when that run's thread is given back, not while it runs: on a 2-core machine a
+ * thread starting beside a run slowed that run ~2× (the recycle benchmark). Retiring and
+ * replacing happen a turn after the release, off the path of the EXEC that gave it back.
  */
 export class TagWorkers {
   private readonly available: WorkerHandle[] = [];
   private readonly busy = new Set<WorkerHandle>();
+  /** Threads lent to runs: their release starts a spare when none is left. */
+  private readonly lentToRuns = new Set<WorkerHandle>();
   private readonly retiring = new Set<Promise<void>>();
   private closed = false;
 
@@ -27,8 +32,9 @@ export class TagWorkers {
 
   /**
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
-   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; then a
-   * new spare is started. A call takes any available thread and starts nothing extra.
+   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
+   * gives the thread back, a new spare is started if none is left. A call takes any
+   * available thread and starts nothing extra.
    */
   acquire(purpose: Purpose): WorkerHandle {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
@@ -36,7 +42,7 @@ export class TagWorkers {
     const index = this.pickIndex();
     const handle = index === -1 ? new WorkerHandle(this.spec) : this.available.splice(index, 1)[0]!;
     this.busy.add(handle);
-    if (purpose === 'run') this.keepSpare();
+    if (purpose === 'run') this.lentToRuns.add(handle);
     return handle;
   }
 
@@ -49,11 +55,16 @@ export class TagWorkers {
     this.busy.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
     const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
-    if (!retire) {
-      this.available.push(handle);
-      return Promise.resolve();
-    }
-    return this.retire(handle);
+    if (!retire) this.available.push(handle);
+    const wantsSpare = this.lentToRuns.delete(handle);
+    if (!retire && !wantsSpare) return Promise.resolve();
+    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
+    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
+    // is resolving now; the retirement is tracked from here, so close() still waits for it.
+    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      if (wantsSpare) this.keepSpare();
+    });
+    return retire ? this.retire(handle, later) : later;
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
@@ -61,6 +72,7 @@ export class TagWorkers {
     this.closed = true;
     const all = [...this.available.splice(0), ...this.busy];
     this.busy.clear();
+    this.lentToRuns.clear();
     await Promise.all([...all.map((handle) => this.retire(handle)), ...this.retiring]);
   }
 
@@ -92,7 +104,9 @@ export class TagWorkers {
 
   private keepSpare(): void {
     if (this.closed || this.available.some((h) => h.runs === 0)) return;
-    this.available.push(new WorkerHandle(this.spec));
+    const spare = new WorkerHandle(this.spec);
+    spare.warmUp();
+    this.available.push(spare);
   }
 
   private usedUp(handle: WorkerHandle): boolean {
@@ -101,8 +115,10 @@ export class TagWorkers {
     return handle.runs >= this.recycle.afterRuns;
   }
 
-  private retire(handle: WorkerHandle): Promise<void> {
+  /** Terminates `handle` (once `after` settled) and reaps its stray groups; close() waits for it. */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve()): Promise<void> {
     const done = (async () => {
+      await after;
       try {
         await handle.terminate();
       } finally {

@@ -1,7 +1,13 @@
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../contracts/protocol.js';
+import { openControlPort } from './control-port.js';
 import { workerEntryPath } from './package-root.js';
+import { RunStream } from './run-stream.js';
+import { exposeSinks } from './sink-port.js';
+
+/** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
+const WARM_UP_RUNS = 3;
 
 /** How to start every thread of one tag. */
 export interface WorkerSpec {
@@ -24,6 +30,8 @@ export class WorkerHandle {
   readonly threadId: number;
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
+  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
+  loaded = false;
   private readonly pool: Piscina<WorkerTask<MessagePort>, TaskReply>;
   private readonly strayGroups = new Set<number>();
   private death: string | undefined;
@@ -73,7 +81,31 @@ export class WorkerHandle {
   /** Posts one task. Rejects only when the thread dies or is terminated before it answers. */
   post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
     if (this.death !== undefined) return Promise.reject(new Error(this.death));
-    return this.pool.run(task, { transferList });
+    return this.pool.run(task, { transferList }).then((reply: TaskReply) => {
+      if (reply.ok || reply.stage !== 'load') this.loaded = true;
+      return reply;
+    });
+  }
+
+  /**
+   * Runs a built-in no-op executor in the thread a few times, never the leaf. A thread's first
+   * runs execute every function on the run path for the first time (lazily compiled, cold
+   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. Never
+   * rejects; a thread that dies meanwhile is handled like any other death.
+   */
+  warmUp(): void {
+    void (async () => {
+      for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
+        const control = openControlPort();
+        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
+        try {
+          await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [control.workerPort, sinks.workerPort]);
+        } finally {
+          control.close();
+          sinks.close();
+        }
+      }
+    })().catch(() => {});
   }
 
   /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. A termination the host asks for is never a crash. */

@@ -13,8 +13,12 @@ export interface ControlLink {
   send(message: WorkerControlMessage): void;
   /** Aborts `signal` from inside the worker (a probe's signal once the probe settled). */
   abortLocally(): void;
-  /** Stops the heartbeat, waits until the host has handled every report sent so far, then closes the port. */
-  close(): Promise<void>;
+  /**
+   * Stops the heartbeat and closes the port once the host has handled every report sent so far. The barrier costs a
+   * round trip, so it is skipped when nothing but heartbeats was sent, unless `barrier` asks for it (a
+   * probe, whose latency the host counts from `started`, needs `started` handled too).
+   */
+  close(barrier?: boolean): Promise<void>;
 }
 
 // One task runs at a time in an executor thread, so one link is active at most. Reports made
@@ -38,7 +42,13 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
   const controller = new AbortController();
   const waiting = new Map<number, () => void>();
   let nextSync = 1;
-  const send = (message: WorkerControlMessage) => port.postMessage(message);
+  let reported = false;
+  const post = (message: WorkerControlMessage) => port.postMessage(message);
+  // Every report but a heartbeat must be handled before the task's reply: remember that one went out.
+  const send = (message: WorkerControlMessage) => {
+    if (message.type !== 'heartbeat') reported = true;
+    post(message);
+  };
   const receive = (message: HostControlMessage) => {
     if (message?.type === 'abort') controller.abort(decodeAbortReason(message.reason));
     else if (message?.type === 'synced') waiting.get(message.id)?.();
@@ -49,20 +59,21 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
     receive(queued.message as HostControlMessage);
   }
   port.on('message', receive);
-  const stopHeartbeat = startHeartbeat(send, heartbeatMs);
+  const stopHeartbeat = startHeartbeat(post, heartbeatMs);
   const link: ControlLink = {
     signal: controller.signal,
-    started: () => send({ type: 'started' }),
+    started: () => post({ type: 'started' }),
     send,
     abortLocally: () => controller.abort(new DOMException('the call settled', 'AbortError')),
-    async close() {
+    async close(barrier = false) {
       stopHeartbeat();
       if (active === link) active = undefined;
+      if (!barrier && !reported) return port.close();
       const id = nextSync++;
       // The host answers in order, so `synced` means every report before it was handled.
       await new Promise<void>((resolve) => {
         waiting.set(id, resolve);
-        send({ type: 'sync', id });
+        post({ type: 'sync', id });
       });
       port.close();
     },

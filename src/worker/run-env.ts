@@ -14,11 +14,14 @@ export function applyRunEnv(runEnv: Record<string, string> | undefined, baseline
   return () => replaceEnv(baseline);
 }
 
+/** Writes only what differs: a `process.env` store costs far more than a read, and most runs changed nothing. */
 function replaceEnv(next: Readonly<Record<string, string | undefined>>): void {
-  for (const key of Object.keys(process.env)) {
-    if (!Object.hasOwn(next, key)) delete process.env[key];
+  const env = process.env;
+  for (const key of Object.keys(env)) {
+    if (!Object.hasOwn(next, key)) delete env[key];
   }
-  for (const [key, value] of Object.entries(next)) {
-    if (value !== undefined) process.env[key] = value;
+  for (const key of Object.keys(next)) {
+    const value = next[key];
+    if (value !== undefined && env[key] !== value) env[key] = value;
   }
 }

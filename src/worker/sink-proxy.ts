@@ -1,8 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
-import { wrap, type Endpoint } from 'comlink';
+import { wrap, type Endpoint, type Remote } from 'comlink';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkApi } from '../contracts/protocol.js';
+import type { SinkApi, SinkCall } from '../contracts/protocol.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
 export interface ProxiedSinks {
@@ -13,26 +13,53 @@ export interface ProxiedSinks {
   close(): void;
 }
 
-const ignore = () => {};
-
 /**
- * Builds a run's sinks as comlink proxies over `port` (a Node MessagePort speaks comlink's
- * Endpoint directly). `write`, `setState` and `emit` stay synchronous for the leaf: their
- * calls are posted in order and the host applies them in order, so only `flush` is awaited.
- * `entry` exists only when the embedding service offers it.
+ * Builds a run's sinks over `port` (a Node MessagePort speaks comlink's Endpoint directly).
+ * `write`, `setState` and `emit` stay synchronous for the leaf and post one bare
+ * {@link SinkCall} each, at once — never deferred, so what a leaf wrote before it blocks or
+ * dies has already left the thread — and without comlink's call id and answer, which cost
+ * more than the write itself. `interact`, `entry` and `flush` are comlink calls on the same
+ * port, so the host applies everything in the leaf's order. `entry` exists only when the
+ * embedding service offers it.
  */
 export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
-  const remote = wrap<SinkApi>(port as unknown as Endpoint);
+  // comlink is wrapped on first use: a run that only writes or does nothing never needs it.
+  let proxy: Remote<SinkApi> | undefined;
+  const remote = () => (proxy ??= wrap<SinkApi>(port as unknown as Endpoint));
+  // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
+  let posted = false;
+  const post = (call: SinkCall) => {
+    posted = true;
+    try {
+      port.postMessage(call);
+    } catch {
+      // An argument that cannot be cloned is dropped, as a comlink call's rejection was.
+    }
+  };
   const sinks: ProxiedSinks['sinks'] = {
-    write: (channel, chunk, mimetype) => void remote.write(channel, chunk, mimetype).catch(ignore),
-    setState: (channel, state) => void remote.setState(channel, state).catch(ignore),
-    emit: (notice) => void remote.emit(notice).catch(ignore),
-    interact: (request) => remote.interact(request) as Promise<ClientInteractionResolution>,
-    ...(hasEntry ? { entry: (path: string, content: string | null, opts: unknown) => remote.entry(path, content, opts) } : {}),
+    write: (channel, chunk, mimetype) => post(['write', channel, chunk, mimetype]),
+    setState: (channel, state) => post(['setState', channel, state]),
+    emit: (notice) => post(['emit', notice]),
+    interact: (request) => {
+      posted = true;
+      return remote().interact(request) as Promise<ClientInteractionResolution>;
+    },
+    ...(hasEntry
+      ? {
+          entry: (path: string, content: string | null, opts: unknown) => {
+            posted = true;
+            return remote().entry(path, content, opts);
+          },
+        }
+      : {}),
   };
   return {
     sinks,
-    flush: () => remote.flush(),
+    async flush() {
+      if (!posted) return;
+      posted = false;
+      await remote().flush();
+    },
     close: () => port.close(),
   };
 }

@@ -42,7 +42,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
     try {
       const loaded = await loading;
       if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
-      control.started();
+      if (task.announce !== false) control.started();
       let value: unknown;
       try {
         value = await perform(task, loaded.executor, control, thread, watch);
@@ -54,7 +54,8 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       watch.end();
       const printed = thread.console.take();
       if (printed) control.send({ type: 'console', ...printed });
-      await control.close();
+      // A probe's latency counts from `started`, so the host must have handled it before the reply.
+      await control.close(task.kind === 'probe');
     }
   };
 }
@@ -67,8 +68,22 @@ function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control:
       return executor.effect(task.target);
     case 'run':
       return run(executor, task.request, task.sinks, control, thread, watch);
+    case 'warm':
+      return run(WARM_UP, WARM_UP_REQUEST, task.sinks, control, thread, watch);
   }
 }
+
+/**
+ * What a `warm` task runs instead of the leaf: the same path as a run (control link, sinks,
+ * env, flush, reply) through code of this package only, so a leaf never sees it.
+ */
+const WARM_UP = {
+  async run(args: ExecArgs) {
+    args.write('warm', '');
+    return { status: 200 };
+  },
+} as unknown as BaseExecutor;
+const WARM_UP_REQUEST: RunRequest = { runtime: 'warm', body: '', cwd: null, target: null, hasEntry: false };
 
 /** Reads the declaration, then probes under the control signal, aborted afterwards so the probe's work is reaped. */
 async function probe(executor: BaseExecutor, control: ControlLink): Promise<ProbeReport> {

@@ -47,6 +47,23 @@ describe('run sinks across the thread', () => {
     expect(JSON.parse(out.channels.results!.text)).toEqual({ resolution: { outcome: 'accepted', payload: { answer: 42 } }, hasEntry: false, address: null });
   });
 
+  it('keeps writes and an interaction in the order the leaf made them', async () => {
+    const events: string[] = [];
+    const out = await host.exec({
+      runtime: 'ask',
+      body: 'narrated',
+      sinks: {
+        write: (_channel, chunk) => void events.push(`write ${chunk}`),
+        interact: async (request) => {
+          events.push(`interact ${request.prompt}`);
+          return { outcome: 'accepted' };
+        },
+      },
+    });
+    expect(out.result.status).toBe(200);
+    expect(events).toEqual(['write asking;', 'interact go on?', 'write answered']);
+  });
+
   it('declines an interaction when the embedding service has no interact sink', async () => {
     const out = await host.exec({ runtime: 'ask', body: 'anyone?' });
     expect(JSON.parse(out.channels.results!.text).resolution).toEqual({ outcome: 'declined' });

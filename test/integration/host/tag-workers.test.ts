@@ -17,15 +17,25 @@ describe('TagWorkers', () => {
   it("keeps a warm spare under 'each-run', hands it to the next run, and retires a thread that ran", async () => {
     const tag = open('each-run');
     const first = tag.acquire('run');
+    // The spare is started when the run gives its thread back, so it never competes with the run.
+    expect(tag.snapshot().spare).toBeUndefined();
+    await tag.release(first, { ranRun: true, poisoned: false });
+    expect(first.deathReason).toBe('the host retired the worker thread');
     const spare = tag.snapshot().spare;
     expect(spare).toBeDefined();
     expect(spare).not.toBe(first.threadId);
-    await tag.release(first, { ranRun: true, poisoned: false });
-    expect(first.deathReason).toBe('the host retired the worker thread');
     const second = tag.acquire('run');
     expect(second.threadId).toBe(spare);
-    expect(tag.snapshot().spare).not.toBe(spare);
     await tag.release(second, { ranRun: true, poisoned: false });
+    expect(tag.snapshot().spare).not.toBe(spare);
+  });
+
+  it('starts a spare when a run gives back a thread that was retired before it ran', async () => {
+    const tag = open('each-run');
+    const handle = tag.acquire('run');
+    await tag.release(handle, { ranRun: false, poisoned: true });
+    expect(tag.snapshot().spare).toBeDefined();
+    expect(tag.snapshot().spare).not.toBe(handle.threadId);
   });
 
   it('returns a thread used only for a probe or effect call, and starts no spare for it', async () => {
@@ -40,8 +50,9 @@ describe('TagWorkers', () => {
   it("prefers a thread that already ran under 'never', keeping the spare fresh", async () => {
     const tag = open('never');
     const first = tag.acquire('run');
-    const spare = tag.snapshot().spare;
     await tag.release(first, { ranRun: true, poisoned: false });
+    const spare = tag.snapshot().spare;
+    expect(spare).toBeDefined();
     expect(tag.acquire('run').threadId).toBe(first.threadId);
     expect(tag.snapshot().spare).toBe(spare);
   });

@@ -1,0 +1,89 @@
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ExecArgs } from '../../contracts/exec-args.js';
+import { bootHost } from '../../host/boot-host.js';
+import type { BaseExecutor } from '../../worker/base-executor.js';
+import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
+import { discoverFixtures } from '../bench-leaves.js';
+import { startPortPeer } from '../port-peer.js';
+import { sampleInterleaved, toMicros } from '../sample.js';
+
+const PISCINA_ECHO = fileURLToPath(new URL('../piscina-echo.js', import.meta.url));
+
+/**
+ * Scenario 2. A no-op executor's EXEC through a warm thread (`recycle: 'never'`) against the
+ * same executor's `run()` called in this process, next to a bare MessagePort round trip to a
+ * plain worker thread measured in the same rounds. A bare piscina task (the floor of any
+ * dispatch built on piscina) and `host.effect()` (one host task) are shown for scale.
+ */
+export async function benchDispatch(context: BenchContext): Promise<ScenarioReport> {
+  const discovery = await discoverFixtures('exec-noop');
+  const entry = discovery.registry.get('noop')!;
+  const host = await bootHost(discovery, { recycle: 'never' });
+  const peer = await startPortPeer();
+  // The floor of any dispatch built on piscina tasks: the same pool settings as the host's threads.
+  const pool = new Piscina({ filename: PISCINA_ECHO, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', recordTiming: false });
+  await pool.run(0);
+  const executor = await constructInProcess(entry.entryUrl);
+  const args = noopArgs();
+  const plan = context.quick ? { rounds: 3, perRound: 100, warmup: 100 } : { rounds: 10, perRound: 300, warmup: 300 };
+  try {
+    context.progress(`dispatch: ${plan.rounds} rounds × ${plan.perRound} calls per arm`);
+    const samples = await sampleInterleaved(
+      {
+        port: () => peer.roundTrip(),
+        piscina: () => pool.run(0),
+        inProcess: () => executor.run(args),
+        effect: () => host.effect('noop', null),
+        exec: () => host.exec({ runtime: 'noop', body: 'x' }),
+      },
+      plan,
+    );
+    const port = summarize(toMicros(samples.port));
+    const inProcess = summarize(toMicros(samples.inProcess));
+    const piscina = summarize(toMicros(samples.piscina));
+    const effect = summarize(toMicros(samples.effect));
+    const exec = summarize(toMicros(samples.exec));
+    const overhead = (exec.median - inProcess.median) / port.median;
+    const bare = { name: 'bare port round trip', stat: port };
+    const rows: BenchRow[] = [
+      { name: 'bare MessagePort round trip (plain worker)', unit: 'µs', subject: port },
+      { name: 'no-op run() in-process', unit: 'µs', subject: inProcess },
+      { name: 'piscina task round trip (1-thread pool, atomics off)', unit: 'µs', subject: piscina, baseline: bare, ratio: piscina.median / port.median },
+      { name: 'host.effect() (one task, warm thread)', unit: 'µs', subject: effect, baseline: bare, ratio: effect.median / port.median },
+      {
+        name: 'host.exec() no-op (warm thread)',
+        unit: 'µs',
+        subject: exec,
+        baseline: bare,
+        ratio: overhead,
+        ratioOf: '(exec − in-process) ÷ port round trip',
+        target: target(overhead, '<=', 2),
+      },
+    ];
+    return { name: 'dispatch', rows, notes: ['Every host.exec() here also calls effect() once in the thread, as the contract asks.'] };
+  } finally {
+    await Promise.all([host.close(), peer.close(), pool.destroy()]);
+  }
+}
+
+async function constructInProcess(entryUrl: string): Promise<BaseExecutor> {
+  const module = (await import(entryUrl)) as { default: new (options: { runtime: string; glyph: string }) => BaseExecutor };
+  return new module.default({ runtime: 'noop', glyph: '' });
+}
+
+/** ExecArgs whose sinks do nothing: the in-process call pays no stream. */
+function noopArgs(): ExecArgs {
+  const ignore = () => {};
+  return {
+    runtime: 'noop',
+    body: 'x',
+    cwd: null,
+    target: null,
+    signal: new AbortController().signal,
+    write: ignore,
+    setState: ignore,
+    emit: ignore,
+    interact: async () => ({ outcome: 'declined' }),
+  };
+}

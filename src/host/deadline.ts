@@ -1,0 +1,44 @@
+import { TimeoutError } from 'p-timeout';
+
+/**
+ * Settles like `work`, unless `ms` pass first (rejects with a `TimeoutError` carrying
+ * `message`) or `signal` aborts (rejects with its reason) — p-timeout's contract, minus its
+ * cost on the hot path: p-timeout builds a TimeoutError with a captured stack for every call,
+ * which costs more than a warm `effect()` round trip. Here the error is made only when the
+ * deadline passes. The timer and the abort listener are removed once `work` settles.
+ */
+export function withDeadline<T>(work: Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
+  if (signal?.aborted) {
+    work.catch(() => {});
+    return Promise.reject(abortReason(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      settle();
+      reject(abortReason(signal!));
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(new TimeoutError(message));
+    }, ms);
+    const settle = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted.', 'AbortError');
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { summarize, target } from '../../../src/bench/bench-report.js';
+import { formatBenchTable, runBench, type BenchReport } from '../../../src/bench/index.js';
+import { isPlurnkExecsError } from '../../../src/index.js';
+
+// The benchmarks themselves never run in the test suite; these cover what turns samples
+// into the report and the runner's input checks.
+describe('benchmark report', () => {
+  it('summarizes samples as median, p95, min and max whatever their order', () => {
+    expect(summarize([5, 1, 3, 2, 4])).toEqual({ median: 3, p95: 4.8, min: 1, max: 5, samples: 5 });
+    expect(summarize([7])).toEqual({ median: 7, p95: 7, min: 7, max: 7, samples: 1 });
+    expect(() => summarize([])).toThrow(/no samples/);
+  });
+
+  it.each([
+    [1.9, '<=', 2, true],
+    [2.1, '<=', 2, false],
+    [0.8, '>=', 0.8, true],
+    [0.79, '>=', 0.8, false],
+  ] as const)('judges %s %s %s as met: %s', (figure, op, value, met) => {
+    expect(target(figure, op, value).met).toBe(met);
+  });
+
+  it('renders a Markdown table with the machine, ratios, targets and notes', () => {
+    const stat = summarize([10, 12, 14]);
+    const report: BenchReport = {
+      machine: { cores: 2, cpu: 'Test CPU', node: 'v20.20.2', platform: 'linux x64', loadBefore: 1, loadAfter: 2 },
+      quick: true,
+      startedAt: '2026-01-01T00:00:00.000Z',
+      seconds: 3,
+      scenarios: [
+        {
+          name: 'dispatch',
+          rows: [{ name: 'host.exec()', unit: 'µs', subject: stat, baseline: { name: 'bare port', stat: summarize([4, 5, 6]) }, ratio: 2.4, target: target(2.4, '<=', 2) }],
+          notes: ['a note'],
+        },
+      ],
+    };
+    const table = formatBenchTable(report);
+    expect(table).toContain('2 cores (Test CPU), Node v20.20.2');
+    expect(table).toContain('--quick (not for the record)');
+    expect(table).toContain('| dispatch | host.exec() | 12.0 µs (13.8) | bare port | 5.00 µs (5.90) | 2.40× | ❌ <= 2× |');
+    expect(table).toContain('- dispatch: a note');
+  });
+
+  it('rejects an unknown scenario before running anything', async () => {
+    const error = await runBench({ scenarios: ['dispatch', 'warp'], write: () => {}, progress: () => {} }).catch((e: unknown) => e);
+    expect(isPlurnkExecsError(error, 'invalid-configuration')).toBe(true);
+    expect((error as Error).message).toMatch(/"warp".*choose from probe, dispatch, stream, subprocess, recycle, memory/);
+  });
+});

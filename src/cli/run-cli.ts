@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { isPlurnkExecsError } from '../contracts/errors.js';
 import { checkCommand } from './check-command.js';
+import { benchCommand } from './bench-command.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { docCommand } from './doc-command.js';
 import { execCommand } from './exec-command.js';
 import { UsageError } from './parse-flags.js';
 import { probeCommand } from './probe-command.js';
 
-const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, checkCommand];
+const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, checkCommand, benchCommand];
 
 /**
  * Runs `plurnk-execs <command> …` and resolves the exit code. Usage mistakes print the

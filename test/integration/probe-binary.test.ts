@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { onProcessGroup, SubprocessExecutor } from '../../src/index.js';
+import { onProcessGroup, signalGroup, SubprocessExecutor } from '../../src/index.js';
 import { survivorsAfter, until } from '../helpers/processes.js';
 
 class WithBinary extends SubprocessExecutor {
@@ -20,7 +20,11 @@ beforeEach(() => {
   groups = [];
   unsubscribe = onProcessGroup((pgid) => groups.push(pgid));
 });
-afterEach(() => unsubscribe());
+afterEach(() => {
+  unsubscribe();
+  // A failed test must not leave its processes behind for the next one (or the machine).
+  for (const pgid of groups) signalGroup(pgid, 'SIGKILL');
+});
 
 describe('SubprocessExecutor.probe', () => {
   it('reports a present binary as available with its version line', async () => {

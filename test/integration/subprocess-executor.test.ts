@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { onProcessGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
+import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
 import { survivorsAfter, until } from '../helpers/processes.js';
 
@@ -14,7 +14,11 @@ beforeEach(() => {
   groups = [];
   unsubscribe = onProcessGroup((pgid) => groups.push(pgid));
 });
-afterEach(() => unsubscribe());
+afterEach(() => {
+  unsubscribe();
+  // A failed test must not leave its processes behind for the next one (or the machine).
+  for (const pgid of groups) signalGroup(pgid, 'SIGKILL');
+});
 
 /** Runs `body` (and `target`) under sh and waits for the result. */
 function runSh(body: string, fields: Partial<Parameters<typeof recordingArgs>[0]> = {}) {

@@ -139,6 +139,28 @@ describe('plurnk-execs exec', () => {
   });
 });
 
+describe('plurnk-execs bench', () => {
+  it('runs a named scenario and reports each figure against its same-run baseline as JSON', async () => {
+    const { code, stdout, stderr } = await runCli(['bench', 'stream', '--quick', '--json']);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { machine: { cores: number; node: string }; scenarios: { name: string; rows: { name: string; ratio: number | null; baseline: { name: string } | null }[] }[] };
+    expect(report.machine.node).toBe(process.version);
+    expect(report.scenarios.map((scenario) => scenario.name)).toEqual(['stream']);
+    for (const row of report.scenarios[0]!.rows) {
+      expect(row.baseline?.name).toMatch(/raw postMessage/);
+      expect(row.ratio).toBeGreaterThan(0);
+    }
+    expect(stderr).toMatch(/^stream: /m);
+  });
+
+  it('refuses an unknown scenario before running anything', async () => {
+    const { code, stderr, stdout } = await runCli(['bench', 'warp-speed']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('unknown benchmark scenario "warp-speed": choose from probe, dispatch, stream, subprocess, recycle, memory');
+    expect(stdout).toBe('');
+  });
+});
+
 describe('plurnk-execs doc, help and version', () => {
   it('prints the tool document of a tag', async () => {
     const { code, stdout } = await runCli(['doc', 'sqlite']);
@@ -165,14 +187,14 @@ describe('plurnk-execs doc, help and version', () => {
     expect(stderr).toMatch(/runtime tag "cobol" is not installed; installed: awk, bash, bc,/);
   });
 
-  it.each([['--help'], ['probe', '--help'], ['exec', '-h'], ['doc', '--help']])('prints usage for %j and exits 0', async (...argv) => {
+  it.each([['--help'], ['probe', '--help'], ['exec', '-h'], ['doc', '--help'], ['bench', '--help']])('prints usage for %j and exits 0', async (...argv) => {
     const { code, stdout } = await runCli(argv);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: plurnk-execs /);
   });
 
   it('refuses an unknown command and a bare invocation with exit 2', async () => {
-    expect(await runCli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"; commands: probe, exec, doc') });
+    expect(await runCli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"; commands: probe, exec, doc, check, bench') });
     expect(await runCli([])).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: plurnk-execs <command>') });
   });
 

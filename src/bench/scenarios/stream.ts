@@ -14,7 +14,8 @@ const MB = 1024 * 1024;
  * MessagePort to a receiver that keeps them, in the same rounds.
  */
 export async function benchStream(context: BenchContext): Promise<ScenarioReport> {
-  const host = await bootHost(await discoverFixtures('exec-streams'), { recycle: 'never' });
+  // 512 × 64 KiB is 32 MiB: above the default per-run output cap (16 MiB), which would end the run.
+  const host = await bootHost(await discoverFixtures('exec-streams'), { recycle: 'never', limits: { outputBytes: 64 * 1024 * 1024 } });
   const peer = await startPortPeer();
   const cases = context.quick
     ? [{ label: '64 KiB', count: 128, size: 65536 }, { label: '16 B', count: 20_000, size: 16 }]

@@ -6,7 +6,7 @@ import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from './base-executor.js';
 import { captureConsole, type ConsoleCapture } from './console-capture.js';
 import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
-import { drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
+import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
 import { capWrites } from './output-cap.js';
 import { applyRunEnv } from './run-env.js';
@@ -120,10 +120,11 @@ async function run(executor: BaseExecutor, request: RunRequest, port: MessagePor
     ...proxied.sinks,
     write: capWrites(proxied.sinks.write, outputBytes, () => control.send({ type: 'output-limit', limitBytes: outputBytes })),
   };
+  const timersAtStart = countPendingTimers();
   try {
     return await Promise.race([executor.run(guardArgs(args, violate)), watch.escaped]);
   } finally {
-    await drainQueuedCallbacks();
+    await drainQueuedCallbacks(timersAtStart);
     restoreEnv();
     await proxied.flush();
     proxied.close();

@@ -144,6 +144,14 @@ export type SinkCall =
   | readonly ['setState', unknown, unknown]
   | readonly ['emit', unknown];
 
+/**
+ * Worker ⇒ host on the sink port, the short form of a write: a bare string is a chunk for
+ * the channel of the last `['write', channel, chunk]` call with a string chunk and no
+ * mimetype, again with no mimetype. Both sides follow that rule, so a leaf writing many
+ * small chunks to one channel posts strings, which cost less to clone and receive than arrays.
+ */
+export type SinkWrite = string;
+
 const Bytes = v.pipe(v.number(), v.finite(), v.minValue(0));
 
 /** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */

@@ -2,7 +2,7 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:wor
 import { expose, type Endpoint } from 'comlink';
 import * as v from 'valibot';
 import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkApi, SinkCall } from '../contracts/protocol.js';
+import type { SinkApi, SinkCall, SinkWrite } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { EmbeddingSinks } from './host-types.js';
 import type { RunStream } from './run-stream.js';
@@ -27,9 +27,9 @@ export interface SinkPort {
 
 /**
  * Exposes a run's sinks over a new MessagePort: `write`/`setState`/`emit` arrive as bare
- * {@link SinkCall} arrays, the rest as comlink calls. Both are handled synchronously for each
- * message, in arrival order, so every call lands in the order the leaf made it and `flush`
- * answers only after all of them.
+ * {@link SinkCall} arrays or {@link SinkWrite} strings, the rest as comlink calls. Both are
+ * handled synchronously for each message, in arrival order, so every call lands in the order
+ * the leaf made it and `flush` answers only after all of them.
  * `interact` and `entry` round-trip to the embedding service's sinks; a malformed request
  * or answer rejects in the leaf and is recorded.
  */
@@ -59,17 +59,26 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       return address;
     },
   };
-  // One listener sees every message in arrival order: bare arrays are fire-and-forget calls,
-  // anything else goes to comlink. comlink never sees the (many) writes, which it would parse.
+  // One listener sees every message in arrival order: bare arrays and strings are
+  // fire-and-forget calls, anything else goes to comlink. comlink never sees the (many) writes, which it would parse.
   let comlink: ((event: { data: unknown }) => void) | undefined;
+  // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
+  let current: string | undefined;
   // Returns whether the message was a small write, after which taking the next queued one is worth it.
   const receive = (message: unknown): boolean => {
+    if (typeof message === 'string') {
+      applyShortWrite(stream, current, message);
+      return message.length <= SMALL_WRITE;
+    }
     if (!Array.isArray(message)) {
       comlink?.({ data: message });
       return false;
     }
-    applySinkCall(stream, message as unknown as SinkCall);
-    return typeof message[2] !== 'string' || message[2].length <= SMALL_WRITE;
+    const call = message as unknown as SinkCall;
+    applySinkCall(stream, call);
+    if (call[0] !== 'write') return true;
+    if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
+    return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
   };
   port1.on('message', (message: unknown) => {
     // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
@@ -106,6 +115,12 @@ function applySinkCall(stream: RunStream, call: SinkCall): void {
     default:
       return stream.violate(`unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`);
   }
+}
+
+/** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
+function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
+  if (channel === undefined) return stream.violate('a bare-string write arrived before any write named its channel');
+  stream.write(channel, chunk);
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

@@ -2,7 +2,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { wrap, type Endpoint, type Remote } from 'comlink';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkApi, SinkCall } from '../contracts/protocol.js';
+import type { SinkApi, SinkCall, SinkWrite } from '../contracts/protocol.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
 export interface ProxiedSinks {
@@ -16,7 +16,7 @@ export interface ProxiedSinks {
 /**
  * Builds a run's sinks over `port` (a Node MessagePort speaks comlink's Endpoint directly).
  * `write`, `setState` and `emit` stay synchronous for the leaf and post one bare
- * {@link SinkCall} each, at once — never deferred, so what a leaf wrote before it blocks or
+ * {@link SinkCall} each (a write to the same channel as the last one, a {@link SinkWrite}), at once — never deferred, so what a leaf wrote before it blocks or
  * dies has already left the thread — and without comlink's call id and answer, which cost
  * more than the write itself. `interact`, `entry` and `flush` are comlink calls on the same
  * port, so the host applies everything in the leaf's order. `entry` exists only when the
@@ -28,7 +28,7 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
   const remote = () => (proxy ??= wrap<SinkApi>(port as unknown as Endpoint));
   // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
   let posted = false;
-  const post = (call: SinkCall) => {
+  const post = (call: SinkCall | SinkWrite) => {
     posted = true;
     try {
       port.postMessage(call);
@@ -36,8 +36,15 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
       // An argument that cannot be cloned is dropped, as a comlink call's rejection was.
     }
   };
+  // The channel a bare-string write goes to (see SinkWrite); the host keeps the same.
+  let current: string | undefined;
   const sinks: ProxiedSinks['sinks'] = {
-    write: (channel, chunk, mimetype) => post(['write', channel, chunk, mimetype]),
+    write: (channel, chunk, mimetype) => {
+      const plain = typeof channel === 'string' && typeof chunk === 'string' && mimetype === undefined;
+      if (plain && channel === current) return post(chunk);
+      post(['write', channel, chunk, mimetype]);
+      if (plain) current = channel;
+    },
     setState: (channel, state) => post(['setState', channel, state]),
     emit: (notice) => post(['emit', notice]),
     interact: (request) => {

@@ -60,7 +60,8 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     },
   };
   // One listener sees every message in arrival order: bare arrays and strings are
-  // fire-and-forget calls, anything else goes to comlink. comlink never sees the (many) writes, which it would parse.
+  // fire-and-forget calls, anything else goes to comlink. comlink never sees the (many)
+  // writes, which it would parse.
   let comlink: ((event: { data: unknown }) => void) | undefined;
   // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
   let current: string | undefined;

@@ -16,9 +16,9 @@ export interface ProxiedSinks {
 /**
  * Builds a run's sinks over `port` (a Node MessagePort speaks comlink's Endpoint directly).
  * `write`, `setState` and `emit` stay synchronous for the leaf and post one bare
- * {@link SinkCall} each (a write to the same channel as the last one, a {@link SinkWrite}), at once — never deferred, so what a leaf wrote before it blocks or
- * dies has already left the thread — and without comlink's call id and answer, which cost
- * more than the write itself. `interact`, `entry` and `flush` are comlink calls on the same
+ * {@link SinkCall} each (a write to the channel of the last plain write: a {@link SinkWrite}),
+ * at once — never deferred, so what a leaf wrote before it blocks or dies has already left
+ * the thread — and without comlink's call id and answer, which cost more than the write itself. `interact`, `entry` and `flush` are comlink calls on the same
  * port, so the host applies everything in the leaf's order. `entry` exists only when the
  * embedding service offers it.
  */

@@ -106,7 +106,7 @@ export type WorkerControlMessage =
   | { readonly type: 'process-group'; readonly pgid: number }
   /** Barrier: the host answers `synced` once it has handled everything sent before. */
   | { readonly type: 'sync'; readonly id: number }
-  /** The thread is alive (sent when the task arrives, then every `heartbeatMs`), with its memory. */
+  /** The thread is alive (sent every `heartbeatMs` while a task runs), with its memory. */
   | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
   /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
   | { readonly type: 'output-limit'; readonly limitBytes: number }

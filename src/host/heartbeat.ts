@@ -11,9 +11,8 @@ export interface HeartbeatWatch {
 
 /**
  * Calls `onSilent` once when the thread stops answering: the call started and nothing was
- * heard for `unresponsiveMs`, or nothing at all — not even the heartbeat a thread sends as
- * soon as it receives a task — within `ackMs` of posting (a thread that cannot start, or a
- * leaf whose import never finishes). Checks every `checkEveryMs`. Being slow is not being
+ * heard for `unresponsiveMs`, or the call never started (no `started`) within `ackMs` of
+ * posting (a thread that cannot start, or a leaf whose import never finishes). Checks every `checkEveryMs`. Being slow is not being
  * unresponsive: a thread that keeps sending heartbeats never trips this, however long its
  * call takes; that is what deadlines (`timeoutMs`) are for.
  */

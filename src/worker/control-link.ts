@@ -35,8 +35,8 @@ export function reportToHost(message: WorkerControlMessage): void {
 
 /**
  * Opens the worker's end of a task's control port and makes it the thread's active link. A
- * heartbeat goes out at once (the task arrived) and every `heartbeatMs` until close, so the
- * host can tell a thread that stopped answering from one that is merely slow.
+ * heartbeat goes out every `heartbeatMs` until close, so the host can tell a thread that
+ * stopped answering from one that is merely slow.
  */
 export function openControlLink(port: MessagePort, heartbeatMs: number): ControlLink {
   const controller = new AbortController();

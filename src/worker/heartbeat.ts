@@ -1,8 +1,10 @@
 import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.js';
 
 /**
- * Sends a heartbeat with this thread's memory now and every `everyMs` until the returned
- * function is called. A thread stuck in synchronous code sends none: that silence is what
+ * Sends a heartbeat with this thread's memory every `everyMs` until the returned function is
+ * called. None goes out at once: `started` is a run's acknowledgement, and a task that ends
+ * within `everyMs` needs no report (reading the memory costs ~10 µs, posting it a message on
+ * each side — per task, that was a tenth of a no-op EXEC). A thread stuck in synchronous code sends none: that silence is what
  * the host calls unresponsive. The memory is this isolate's own (a worker's
  * `process.memoryUsage()` counts its heap and external memory apart from other threads),
  * which is how Buffers, ArrayBuffers and WebAssembly memories that `resourceLimits` does not
@@ -10,7 +12,6 @@ import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.j
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
   const beat = () => send({ type: 'heartbeat', memory: readMemory() });
-  beat();
   const timer = setInterval(beat, everyMs);
   return () => clearInterval(timer);
 }

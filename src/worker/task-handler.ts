@@ -9,7 +9,7 @@ import { openControlLink, reportToHost, type ControlLink } from './control-link.
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
 import { capWrites } from './output-cap.js';
-import { applyRunEnv } from './run-env.js';
+import { applyRunEnv, watchEnvChanges } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { guardProcessKill } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
@@ -23,14 +23,15 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the worker-thread ban, the process.kill guard) are installed before the leaf
- * starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * handling, the worker-thread ban, the process.kill guard, the env watch) are installed
+ * before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
   const thread: ThreadState = { limits, baseline: { ...process.env }, console: captureConsole(limits.consoleBytes) };
+  watchEnvChanges();
   const escapes = guardEscapes((escape) => reportToHost({ type: 'fault', error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` } }));
   const violate = (message: string) => reportToHost({ type: 'violation', message });
   banWorkerThreads(violate);

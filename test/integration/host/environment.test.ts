@@ -27,8 +27,8 @@ describe('executor thread environment', () => {
     }
   });
 
-  const report = async (env?: NodeJS.ProcessEnv) => {
-    const out = await host.exec({ runtime: 'env', body: NAMES, ...(env ? { env } : {}) });
+  const report = async (env?: NodeJS.ProcessEnv, change?: string) => {
+    const out = await host.exec({ runtime: 'env', body: change ? `${change}:${NAMES},LEAKED` : NAMES, ...(env ? { env } : {}) });
     return JSON.parse(out.channels.results!.text) as EnvReport;
   };
 
@@ -47,5 +47,19 @@ describe('executor thread environment', () => {
     // The next run in the same thread ('never') is back on the baseline.
     const after = await report();
     expect(after.processEnv).toMatchObject({ RUN_ONLY: null, PLURNK_SECRET: null, PLAIN_SETTING: 'visible' });
+  });
+
+  it.each([
+    ['set', { LEAKED: 'set by an earlier run' }],
+    ['define', { LEAKED: 'defined by an earlier run' }],
+    ['delete', { PLAIN_SETTING: null }],
+    ['replace', { LEAKED: 'replaced by an earlier run', PLAIN_SETTING: null, PATH: null }],
+  ])('puts the baseline back after a run that changed process.env (%s) for the next run in the thread', async (change, seen) => {
+    const during = await report(undefined, change);
+    expect(during.processEnv).toMatchObject(seen);
+    const after = await report();
+    expect(after.processEnv).toMatchObject({ PLAIN_SETTING: 'visible', PLURNK_SECRET: null, PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' });
+    expect(after.processEnv.PATH).toBe(process.env.PATH);
+    expect((await report(undefined, 'none')).processEnv.LEAKED).toBeNull();
   });
 });

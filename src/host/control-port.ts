@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 
 /** The host's end of one task's control channel. */
@@ -11,6 +11,12 @@ export interface ControlPort {
   readonly groups: ReadonlySet<number>;
   /** Aborts the task's signal in the worker with (a clone of) `reason`. */
   abort(reason: unknown): void;
+  /**
+   * Handles every message already queued on the port, now: what a thread posted before it died
+   * or was terminated is in the queue, but its 'message' events may come a loop turn later.
+   */
+  drain(): void;
+  /** Drains, then closes: a report that arrived is never dropped (a process group must be reaped). */
   close(): void;
 }
 
@@ -26,18 +32,26 @@ export function openControlPort(listener?: (message: WorkerControlMessage) => vo
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   const send = (message: HostControlMessage) => port1.postMessage(message);
-  port1.on('message', (message: unknown) => {
+  const receive = (message: unknown) => {
     if (!isWorkerControlMessage(message)) return;
     if (message.type === 'started') markStarted();
     else if (message.type === 'process-group') groups.add(message.pgid);
     listener?.(message);
     if (message.type === 'sync') send({ type: 'synced', id: message.id });
-  });
+  };
+  port1.on('message', receive);
+  const drain = () => {
+    for (let queued = receiveMessageOnPort(port1); queued !== undefined; queued = receiveMessageOnPort(port1)) receive(queued.message);
+  };
   return {
     workerPort: port2,
     started,
     groups,
     abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
-    close: () => port1.close(),
+    drain,
+    close: () => {
+      drain();
+      port1.close();
+    },
   };
 }

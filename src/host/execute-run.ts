@@ -74,10 +74,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     ]);
     if (settled.kind === 'forced') await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
     if (settled.kind === 'fatal') await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
-    // Without a reply there was no flush barrier. Messages the thread posted before it died
-    // wait behind uv async handles that all fire in one poll phase; one turn delivers them,
-    // so output written before the fault is kept.
-    if (settled.kind !== 'reply') await new Promise((resolve) => setImmediate(resolve));
+    // Without a reply there was no flush barrier. What the thread posted before it died is
+    // queued on the ports, but its 'message' events can come a loop turn after the death was
+    // noticed (under load the zoo's process.exit() case lost its last write that way): take it
+    // now, so output written and groups reported before the fault are kept.
+    if (settled.kind !== 'reply') {
+      sinkPort.drain();
+      control.drain();
+    }
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
     const result = fault

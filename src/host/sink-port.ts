@@ -22,6 +22,12 @@ const SMALL_WRITE = 1024;
 export interface SinkPort {
   /** The end to transfer with the run task. */
   readonly workerPort: MessagePort;
+  /**
+   * Applies every sink call already queued on the port, now. A thread that died or was
+   * terminated posted its last writes before it went, but their 'message' events may come a
+   * loop turn after the host learnt of its end, too late for the run's outcome.
+   */
+  drain(): void;
   close(): void;
 }
 
@@ -101,7 +107,10 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     },
   };
   expose(api, endpoint);
-  return { workerPort: port2, close: () => port1.close() };
+  const drain = () => {
+    for (let queued = receiveMessageOnPort(port1); queued !== undefined; queued = receiveMessageOnPort(port1)) receive(queued.message);
+  };
+  return { workerPort: port2, drain, close: () => port1.close() };
 }
 
 /** Applies one `write`/`setState`/`emit` the leaf made; the stream validates the arguments. */

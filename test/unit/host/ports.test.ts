@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { openControlPort } from '../../../src/host/control-port.js';
 import { exposeSinks } from '../../../src/host/sink-port.js';
 import { RunStream } from '../../../src/host/run-stream.js';
 import { proxySinks } from '../../../src/worker/sink-proxy.js';
@@ -83,5 +84,34 @@ describe('the sink port', () => {
     host.close();
     expect(stream.channels.out!.text).toBe('x');
     expect(stream.violations).toEqual(['a bare-string write arrived before any write named its channel']);
+  });
+});
+
+describe('draining a port whose thread is gone', () => {
+  it('applies the sink calls already queued, without waiting for their message events', async () => {
+    const stream = new RunStream(decls);
+    const host = exposeSinks(stream);
+    const worker = proxySinks(host.workerPort, false);
+    worker.sinks.write('out', 'written ');
+    worker.sinks.write('out', 'before the end');
+    worker.sinks.setState('out', 'closed');
+    // Synchronously, as the host does once it learnt that the thread died.
+    host.drain();
+    expect(stream.channels.out).toMatchObject({ text: 'written before the end', state: 'closed' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stream.channels.out!.text).toBe('written before the end');
+    worker.close();
+    host.close();
+  });
+
+  it('closing a control port first handles the reports already queued, so no process group is lost', () => {
+    const heard: string[] = [];
+    const control = openControlPort((message) => heard.push(message.type));
+    control.workerPort.postMessage({ type: 'process-group', pgid: 4242 });
+    control.workerPort.postMessage({ type: 'violation', message: 'late' });
+    control.close();
+    expect([...control.groups]).toEqual([4242]);
+    expect(heard).toEqual(['process-group', 'violation']);
+    control.workerPort.close();
   });
 });

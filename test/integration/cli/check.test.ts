@@ -103,7 +103,9 @@ describe('plurnk-execs check against the zoo', () => {
 
 describe('plurnk-execs check (the command)', () => {
   it.each(['common', 'git', 'jq', 'sqlite', 'wasm'])('finds the built-in %s leaf clean and exits 0', async (leaf) => {
-    const { code, stdout } = await runCli(['check', join('src', 'leaves', leaf), '--json', '--probe-timeout', '30000']);
+    const { code, stdout, stderr } = await runCli(['check', join('src', 'leaves', leaf), '--json', '--probe-timeout', '30000']);
+    // A CLI that printed no report says why on stderr: show it with the failure.
+    expect(stdout, `exit ${code}; stderr: ${stderr}`).not.toBe('');
     const report = JSON.parse(stdout) as CheckReport;
     expect(report).toMatchObject({ schema: 'plurnk-execs/check@1', clean: true, package: { name: `@plurnk/plurnk-execs-${leaf}` }, discovery: { verdict: 'pass', error: null } });
     for (const tag of report.tags) {

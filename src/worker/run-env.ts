@@ -41,10 +41,10 @@ export function watchEnvChanges(): void {
  * reads it from `process.env`. Returns the function that restores the baseline.
  */
 export function applyRunEnv(runEnv: Record<string, string> | undefined, baseline: Readonly<Record<string, string | undefined>>): () => void {
-  const env = watch?.real ?? process.env;
+  reclaim();
   if (runEnv !== undefined) {
     const limit = baseline[PLURNK_EXECS_ERROR_DETAIL_LIMIT];
-    replaceEnv(env, limit === undefined ? runEnv : { [PLURNK_EXECS_ERROR_DETAIL_LIMIT]: limit, ...runEnv });
+    replaceEnv(watch?.real ?? process.env, limit === undefined ? runEnv : { [PLURNK_EXECS_ERROR_DETAIL_LIMIT]: limit, ...runEnv });
     if (watch) watch.changed = true;
   }
   return () => restoreEnv(baseline);
@@ -52,14 +52,17 @@ export function applyRunEnv(runEnv: Record<string, string> | undefined, baseline
 
 function restoreEnv(baseline: Readonly<Record<string, string | undefined>>): void {
   if (watch === undefined) return replaceEnv(process.env, baseline);
-  if (process.env !== watch.view) {
-    // The leaf assigned its own object to process.env: put the thread's back.
-    process.env = watch.view;
-    watch.changed = true;
-  }
+  reclaim();
   if (!watch.changed) return;
   replaceEnv(watch.real, baseline);
   watch.changed = false;
+}
+
+/** When the leaf assigned its own object to `process.env` (at import or in a run), puts the thread's back. */
+function reclaim(): void {
+  if (watch === undefined || process.env === watch.view) return;
+  process.env = watch.view;
+  watch.changed = true;
 }
 
 /** Writes only what differs: a `process.env` store costs far more than a read. */

@@ -63,3 +63,21 @@ describe('executor thread environment', () => {
     expect((await report(undefined, 'none')).processEnv.LEAKED).toBeNull();
   });
 });
+
+describe('a leaf that replaces process.env while it loads', () => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await bootHost(fixtureDiscovery(['exec-replaces-env-at-import']), { recycle: 'never' });
+  });
+  afterAll(() => host.close());
+
+  const report = async (env?: NodeJS.ProcessEnv) => {
+    const out = await host.exec({ runtime: 'env-at-import', body: 'FROM_IMPORT,RUN_ONLY,PATH', ...(env ? { env } : {}) });
+    return JSON.parse(out.channels.results!.text) as Record<string, string | null>;
+  };
+
+  it('still gets the run env, then the thread baseline, in process.env', async () => {
+    expect(await report({ RUN_ONLY: 'yes' })).toEqual({ FROM_IMPORT: null, RUN_ONLY: 'yes', PATH: null });
+    expect(await report()).toEqual({ FROM_IMPORT: null, RUN_ONLY: null, PATH: process.env.PATH });
+  });
+});

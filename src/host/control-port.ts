@@ -1,4 +1,5 @@
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { takeQueued } from '../contracts/port-queue.js';
 import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 
 /** The host's end of one task's control channel. */
@@ -40,9 +41,7 @@ export function openControlPort(listener?: (message: WorkerControlMessage) => vo
     if (message.type === 'sync') send({ type: 'synced', id: message.id });
   };
   port1.on('message', receive);
-  const drain = () => {
-    for (let queued = receiveMessageOnPort(port1); queued !== undefined; queued = receiveMessageOnPort(port1)) receive(queued.message);
-  };
+  const drain = () => takeQueued(port1, receive);
   return {
     workerPort: port2,
     started,

@@ -1,5 +1,6 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { expose, type Endpoint } from 'comlink';
+import { takeQueued } from '../contracts/port-queue.js';
 import * as v from 'valibot';
 import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
 import type { SinkApi, SinkCall, SinkWrite } from '../contracts/protocol.js';
@@ -107,10 +108,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     },
   };
   expose(api, endpoint);
-  const drain = () => {
-    for (let queued = receiveMessageOnPort(port1); queued !== undefined; queued = receiveMessageOnPort(port1)) receive(queued.message);
-  };
-  return { workerPort: port2, drain, close: () => port1.close() };
+  return { workerPort: port2, drain: () => takeQueued(port1, receive), close: () => port1.close() };
 }
 
 /** Applies one `write`/`setState`/`emit` the leaf made; the stream validates the arguments. */

@@ -1,4 +1,5 @@
-import { parentPort, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { takeQueued } from '../contracts/port-queue.js';
 import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 import { startHeartbeat } from './heartbeat.js';
 import { onProcessGroup } from './process-groups.js';
@@ -55,9 +56,7 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
   };
   // An abort the host sent before this task arrived (an already-aborted caller signal) is
   // already queued on the port: take it now, so the leaf sees `signal.aborted` from its first line.
-  for (let queued = receiveMessageOnPort(port); queued !== undefined; queued = receiveMessageOnPort(port)) {
-    receive(queued.message as HostControlMessage);
-  }
+  takeQueued(port, (message) => receive(message as HostControlMessage));
   port.on('message', receive);
   const stopHeartbeat = startHeartbeat(post, heartbeatMs);
   const link: ControlLink = {

@@ -9,15 +9,15 @@ import { openControlLink, reportToHost, type ControlLink } from './control-link.
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
 import { capWrites } from './output-cap.js';
-import { applyRunEnv, watchEnvChanges } from './run-env.js';
+import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { guardProcessKill } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
 
-/** What one task needs besides its message: the thread's limits, baseline env and guards. */
+/** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
   readonly limits: WorkerLimits;
-  readonly baseline: Readonly<Record<string, string | undefined>>;
+  readonly env: ThreadEnv;
   readonly console: ConsoleCapture;
 }
 
@@ -30,8 +30,7 @@ interface ThreadState {
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
-  const thread: ThreadState = { limits, baseline: { ...process.env }, console: captureConsole(limits.consoleBytes) };
-  watchEnvChanges();
+  const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };
   const escapes = guardEscapes((escape) => reportToHost({ type: 'fault', error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` } }));
   const violate = (message: string) => reportToHost({ type: 'violation', message });
   banWorkerThreads(violate);
@@ -108,7 +107,7 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
  */
 async function run(executor: BaseExecutor, request: RunRequest, port: MessagePort, control: ControlLink, thread: ThreadState, watch: TaskEscapes): Promise<unknown> {
   const proxied = proxySinks(port, request.hasEntry);
-  const restoreEnv = applyRunEnv(request.env, thread.baseline);
+  const restoreEnv = thread.env.applyRun(request.env);
   const violate = (message: string) => control.send({ type: 'violation', message });
   const { outputBytes } = thread.limits;
   const args: ExecArgs = {

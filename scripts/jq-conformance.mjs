@@ -14,9 +14,13 @@ import { directRunner, hostRunner, inProcessRunner, runConformance } from './jq-
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
-const suite = argv.includes('--suite') ? resolve(argv[argv.indexOf('--suite') + 1] ?? '') : join(root, 'fixtures', 'conformance', 'jq-1.8.2');
+const suite = argv.includes('--suite')
+  ? resolve(argv[argv.indexOf('--suite') + 1] ?? '')
+  : join(root, 'fixtures', 'conformance', 'jq-1.8.2');
 if (!existsSync(join(suite, 'jq.test'))) {
-  process.stderr.write(`jq-conformance: no jq.test in ${suite}; pass --suite DIR (the folder holding jq.test and man.test)\n`);
+  process.stderr.write(
+    `jq-conformance: no jq.test in ${suite}; pass --suite DIR (the folder holding jq.test and man.test)\n`,
+  );
   process.exit(2);
 }
 
@@ -26,7 +30,9 @@ try {
   if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else {
     for (const f of report.failures) process.stdout.write(`FAIL ${f.file}:${f.line} ${f.program}\n     ${f.reason}\n`);
-    process.stdout.write(`(${report.skipped} module cases left out)\n${report.passed} passed, ${report.failed} failed\n`);
+    process.stdout.write(
+      `(${report.skipped} module cases left out)\n${report.passed} passed, ${report.failed} failed\n`,
+    );
   }
 } finally {
   await runner.close();

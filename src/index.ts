@@ -10,12 +10,44 @@ export { onProcessGroup, reportProcessGroup, type ProcessGroupListener } from '.
 export { probeBinary } from './worker/probe-binary.js';
 export { runVersionCommand, type VersionOutcome } from './worker/run-version-command.js';
 
-export { CommandSyntaxError, PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from './contracts/errors.js';
-export { ChannelDeclSchema, ChannelDeclsSchema, ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from './contracts/channels.js';
+export {
+  CommandSyntaxError,
+  PlurnkExecsError,
+  isPlurnkExecsError,
+  type PlurnkExecsErrorCode,
+} from './contracts/errors.js';
+export {
+  ChannelDeclSchema,
+  ChannelDeclsSchema,
+  ChannelStateSchema,
+  isLegalTransition,
+  type ChannelDecl,
+  type ChannelState,
+} from './contracts/channels.js';
 export { EffectSchema, RuntimeAvailabilitySchema, type Effect, type RuntimeAvailability } from './contracts/effect.js';
-export { ExecArgsSchema, SpawnArgsSchema, type EntryOptions, type ExecArgs, type SpawnArgs } from './contracts/exec-args.js';
-export { ProblemDetailsSchema, humaniseCode, problemCode, problemType, PROBLEM_TYPE_BASE, type ProblemDetails } from './contracts/problem.js';
-export { ExecResultSchema, SchemeResultSchema, validateResult, type ExecResult, type ResultValidation, type SchemeResult } from './contracts/result.js';
+export {
+  ExecArgsSchema,
+  SpawnArgsSchema,
+  type EntryOptions,
+  type ExecArgs,
+  type SpawnArgs,
+} from './contracts/exec-args.js';
+export {
+  ProblemDetailsSchema,
+  humaniseCode,
+  problemCode,
+  problemType,
+  PROBLEM_TYPE_BASE,
+  type ProblemDetails,
+} from './contracts/problem.js';
+export {
+  ExecResultSchema,
+  SchemeResultSchema,
+  validateResult,
+  type ExecResult,
+  type ResultValidation,
+  type SchemeResult,
+} from './contracts/result.js';
 export { Results, type ResultFields } from './contracts/results.js';
 export { ErrorDetail, PLURNK_EXECS_ERROR_DETAIL_LIMIT, type ErrorDetailLimit } from './contracts/error-detail.js';
 export { renderJsonResult } from './contracts/render-json-result.js';

@@ -71,7 +71,9 @@ export function judgeCase(testCase, outcome) {
   const problem = outcome.result.problem;
   if (testCase.mustFail) {
     if (problem?.jqExitCode === 3) return undefined;
-    return problem ? `expected a compile error, got ${describeProblem(problem)}` : 'expected a compile error, but the program ran';
+    return problem
+      ? `expected a compile error, got ${describeProblem(problem)}`
+      : 'expected a compile error, but the program ran';
   }
   if (problem && problem.jqExitCode !== 5) return describeProblem(problem);
   const actual = outcome.text.split('\n').filter((line) => line !== '');
@@ -82,7 +84,8 @@ export function judgeCase(testCase, outcome) {
   for (let k = 0; k < actual.length; k++) {
     const want = parseOrText(testCase.expected[k]);
     const got = parseOrText(actual[k]);
-    if (!sameJson(want, got)) return `output ${k + 1}: expected ${testCase.expected[k]}, got ${actual[k]}`.slice(0, 300);
+    if (!sameJson(want, got))
+      return `output ${k + 1}: expected ${testCase.expected[k]}, got ${actual[k]}`.slice(0, 300);
   }
   return undefined;
 }
@@ -94,7 +97,9 @@ export function sameJson(a, b) {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) return a.length === b.length && a.every((item, k) => sameJson(item, b[k]));
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
+  return (
+    keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]))
+  );
 }
 
 function parseOrText(text) {

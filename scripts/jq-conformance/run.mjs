@@ -112,11 +112,15 @@ export async function directRunner() {
     try {
       const flags = testCase.input === null ? ['-c', '-n'] : ['-c'];
       const { stdout, stderr, exitCode } = jq.raw(testCase.input ?? '', testCase.program, flags);
-      const problem = exitCode === 0 ? undefined : { type: 'direct/jq-error', status: 500, detail: stderr, jqExitCode: exitCode };
+      const problem =
+        exitCode === 0 ? undefined : { type: 'direct/jq-error', status: 500, detail: stderr, jqExitCode: exitCode };
       return { result: problem ? { status: 500, problem } : { status: 200 }, text: stdout };
     } catch (error) {
       jq = await loadJq();
-      return { result: { status: 500, problem: { type: 'direct/jq-aborted', status: 500, detail: String(error) } }, text: '' };
+      return {
+        result: { status: 500, problem: { type: 'direct/jq-aborted', status: 500, detail: String(error) } },
+        text: '',
+      };
     } finally {
       console.error = original;
     }

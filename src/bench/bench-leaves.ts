@@ -32,5 +32,10 @@ export async function discoverLeaves(cwd: string): Promise<{ discovery: Discover
 
 /** A registry's entries as the plain fields a child process or thread needs. */
 export function leafEntries(discovery: Discovery): LeafEntry[] {
-  return [...discovery.registry.values()].map(({ tag, glyph, entryUrl, packageName }) => ({ tag, glyph, entryUrl, packageName }));
+  return [...discovery.registry.values()].map(({ tag, glyph, entryUrl, packageName }) => ({
+    tag,
+    glyph,
+    entryUrl,
+    packageName,
+  }));
 }

@@ -48,7 +48,7 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
   const afterMb = await settledRss();
   // V8 shrinks an idle isolate's heap on its own schedule (10–25 s here): keep the lowest RSS seen.
   let settledMb = afterMb;
-  for (const until = performance.now() + request.settleMs; performance.now() < until; ) {
+  for (const until = performance.now() + request.settleMs; performance.now() < until;) {
     settledMb = Math.min(settledMb, await settledRss(1000));
   }
   await close();
@@ -65,7 +65,10 @@ function withCopies(discovery: Discovery, count: number): Discovery {
 
 /** A plain worker thread that evaluates nothing but waits: Node's own floor per thread. */
 async function startBareWorker(): Promise<Worker> {
-  const worker = new Worker('require("node:worker_threads").parentPort.postMessage("up"); setInterval(() => {}, 1 << 30);', { eval: true });
+  const worker = new Worker(
+    'require("node:worker_threads").parentPort.postMessage("up"); setInterval(() => {}, 1 << 30);',
+    { eval: true },
+  );
   await new Promise((resolve) => worker.once('message', resolve));
   return worker;
 }

@@ -1,7 +1,9 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 
 /** What the main thread asks of the peer worker. */
-export type PeerRequest = { readonly type: 'ping'; readonly id: number } | { readonly type: 'stream'; readonly count: number; readonly size: number };
+export type PeerRequest =
+  | { readonly type: 'ping'; readonly id: number }
+  | { readonly type: 'stream'; readonly count: number; readonly size: number };
 
 /** A plain worker thread at the far end of one MessagePort: the baseline every host figure is compared with. */
 export interface PortPeer {
@@ -19,7 +21,10 @@ export interface PortPeer {
  */
 export async function startPortPeer(): Promise<PortPeer> {
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(new URL('./port-peer-worker.js', import.meta.url), { workerData: { port: port2 }, transferList: [port2] });
+  const worker = new Worker(new URL('./port-peer-worker.js', import.meta.url), {
+    workerData: { port: port2 },
+    transferList: [port2],
+  });
   let onMessage: (message: unknown) => void = () => {};
   port1.on('message', (message: unknown) => onMessage(message));
   let nextId = 1;

@@ -59,7 +59,9 @@ async function probeInProcess(request: InProcessProbeRequest): Promise<InProcess
 }
 
 async function loadAndProbe(leaf: LeafEntry): Promise<Probing> {
-  const module = (await import(leaf.entryUrl)) as { default: new (options: { runtime: string; glyph: string }) => Probing };
+  const module = (await import(leaf.entryUrl)) as {
+    default: new (options: { runtime: string; glyph: string }) => Probing;
+  };
   const executor = new module.default({ runtime: leaf.tag, glyph: leaf.glyph });
   await probeOnce(executor);
   return executor;

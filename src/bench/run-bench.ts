@@ -54,7 +54,14 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const scenarios: ScenarioReport[] = [];
   for (const name of selected) scenarios.push(await BENCH_SCENARIOS[name](context));
   const report: BenchReport = {
-    machine: { cores: cpus().length, cpu: cpus()[0]?.model.trim() ?? 'unknown', node: process.version, platform: `${process.platform} ${process.arch}`, loadBefore, loadAfter: loadavg()[0]! },
+    machine: {
+      cores: cpus().length,
+      cpu: cpus()[0]?.model.trim() ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+      loadBefore,
+      loadAfter: loadavg()[0]!,
+    },
     quick: context.quick,
     startedAt: startedAt.toISOString(),
     seconds: (Date.now() - startedAt.getTime()) / 1000,
@@ -69,7 +76,10 @@ function selectScenarios(names: string[] | undefined): BenchScenario[] {
   if (names === undefined || names.length === 0) return all;
   const unknown = names.filter((name) => !Object.hasOwn(BENCH_SCENARIOS, name));
   if (unknown.length > 0) {
-    throw new PlurnkExecsError('invalid-configuration', `unknown benchmark scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}: choose from ${all.join(', ')}`);
+    throw new PlurnkExecsError(
+      'invalid-configuration',
+      `unknown benchmark scenario ${unknown.map((name) => JSON.stringify(name)).join(', ')}: choose from ${all.join(', ')}`,
+    );
   }
   return all.filter((name) => names.includes(name));
 }

@@ -17,7 +17,10 @@ export interface SamplePlan {
  * B, so load from other processes on a shared machine falls on every arm alike. Returns the
  * wall time in ms of each measured call, per arm.
  */
-export async function sampleInterleaved<K extends string>(arms: Record<K, Arm>, plan: SamplePlan): Promise<Record<K, number[]>> {
+export async function sampleInterleaved<K extends string>(
+  arms: Record<K, Arm>,
+  plan: SamplePlan,
+): Promise<Record<K, number[]>> {
   const names = Object.keys(arms) as K[];
   const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (const name of names) {

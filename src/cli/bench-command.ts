@@ -19,8 +19,13 @@ export const benchCommand: Command = {
   summary: 'measure probe latency, dispatch, sinks, subprocesses, recycling and memory',
   usage: USAGE,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values, positionals } = parseFlags('bench', argv, { json: { type: 'boolean' }, quick: { type: 'boolean' } }, { names: Object.keys(BENCH_SCENARIOS), required: 0 });
-    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    const { values, positionals } = parseFlags(
+      'bench',
+      argv,
+      { json: { type: 'boolean' }, quick: { type: 'boolean' } },
+      { names: Object.keys(BENCH_SCENARIOS), required: 0 },
+    );
+    if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     try {
       await runBench({
         scenarios: positionals,

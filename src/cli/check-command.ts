@@ -29,10 +29,15 @@ export const checkCommand: Command = {
     const { values, positionals } = parseFlags(
       'check',
       argv,
-      { json: { type: 'boolean' }, timeout: { type: 'string' }, grace: { type: 'string' }, 'probe-timeout': { type: 'string' } },
+      {
+        json: { type: 'boolean' },
+        timeout: { type: 'string' },
+        grace: { type: 'string' },
+        'probe-timeout': { type: 'string' },
+      },
       { names: ['package-dir'], required: 1 },
     );
-    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const timeoutMs = parseMs('check', '--timeout', values.timeout as string | undefined);
     const graceMs = parseMs('check', '--grace', values.grace as string | undefined);
     const probeTimeoutMs = parseMs('check', '--probe-timeout', values['probe-timeout'] as string | undefined);

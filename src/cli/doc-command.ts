@@ -19,13 +19,15 @@ export const docCommand: Command = {
   usage: USAGE,
   async run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags('doc', argv, {}, { names: ['tag'], required: 1 });
-    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const [tag = ''] = positionals;
     const discovery = await discover({ cwd: io.cwd });
     const entry = discovery.registry.get(tag);
     if (entry === undefined) {
       const why = discovery.disabled.includes(tag) ? 'is disabled by policy' : 'is not installed';
-      io.stderr.write(`plurnk-execs doc: runtime tag ${JSON.stringify(tag)} ${why}; installed: ${[...discovery.registry.keys()].sort().join(', ') || 'none'}\n`);
+      io.stderr.write(
+        `plurnk-execs doc: runtime tag ${JSON.stringify(tag)} ${why}; installed: ${[...discovery.registry.keys()].sort().join(', ') || 'none'}\n`,
+      );
       return EXIT.failed;
     }
     // The tool registry lives in the executor: boot this one tag to read it.
@@ -33,7 +35,10 @@ export const docCommand: Command = {
     const registry = host.toolRegistry(tag);
     const verdict = host.availability(tag);
     await host.close();
-    if (!verdict?.available) io.stderr.write(`note: ${tag} is unavailable (${verdict?.detail ?? 'not probed'}); a tool family's tools cannot be read\n`);
+    if (!verdict?.available)
+      io.stderr.write(
+        `note: ${tag} is unavailable (${verdict?.detail ?? 'not probed'}); a tool family's tools cannot be read\n`,
+      );
     const documents = renderToolDocument(entry, registry);
     const parts = [documents.runtime.markdown, ...documents.tools.map((tool) => tool.markdown)];
     io.stdout.write(parts.map((part) => part.trimEnd()).join('\n\n---\n\n') + '\n');

@@ -34,7 +34,7 @@ export const execCommand: Command = {
       { target: { type: 'string', short: 't' }, cwd: { type: 'string' }, timeout: { type: 'string' } },
       { names: ['tag', 'body'], required: 1 },
     );
-    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const [runtime = '', rawBody = ''] = positionals;
     const timeoutMs = parseMs('exec', '--timeout', values.timeout as string | undefined);
     const body = rawBody === '-' ? await io.readStdin() : rawBody;
@@ -56,7 +56,9 @@ export const execCommand: Command = {
       });
       printer.end();
       const ms = Math.round(performance.now() - started);
-      io.stderr.write(`── ${runtime} ${outcome.result.status}${outcome.effect ? ` · effect ${outcome.effect}` : ''} · ${ms} ms\n`);
+      io.stderr.write(
+        `── ${runtime} ${outcome.result.status}${outcome.effect ? ` · effect ${outcome.effect}` : ''} · ${ms} ms\n`,
+      );
       if (outcome.result.problem) io.stderr.write(formatProblem(outcome.result.problem));
       for (const violation of outcome.violations) io.stderr.write(`contract violation: ${violation}\n`);
       return exitCodeOf(outcome.result);

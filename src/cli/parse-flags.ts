@@ -22,7 +22,12 @@ export function parseFlags(
 ): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw new UsageError(`${command}: ${describeParseError(error as Error & { code?: string })}`);
   }
@@ -33,7 +38,9 @@ export function parseFlags(
       throw new UsageError(`${command}: missing <${positionals.names[given.length]}>`);
     }
     if (given.length > positionals.names.length) {
-      throw new UsageError(`${command}: unexpected argument ${JSON.stringify(given[positionals.names.length])} (quote a body that has spaces)`);
+      throw new UsageError(
+        `${command}: unexpected argument ${JSON.stringify(given[positionals.names.length])} (quote a body that has spaces)`,
+      );
     }
   }
   return { values, positionals: given };
@@ -43,7 +50,9 @@ export function parseFlags(
 export function parseMs(command: string, flag: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw new UsageError(`${command}: ${flag} must be a positive whole number of milliseconds; received ${JSON.stringify(raw)}`);
+    throw new UsageError(
+      `${command}: ${flag} must be a positive whole number of milliseconds; received ${JSON.stringify(raw)}`,
+    );
   }
   return Number(raw);
 }
@@ -55,7 +64,9 @@ function describeParseError(error: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown flag ${flag ?? error.message}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return flag ? `flag ${flag} ${/argument missing/.test(error.message) ? 'needs a value' : 'takes no value'}` : error.message;
+      return flag
+        ? `flag ${flag} ${/argument missing/.test(error.message) ? 'needs a value' : 'takes no value'}`
+        : error.message;
     default:
       return error.message;
   }

@@ -32,15 +32,25 @@ export const probeCommand: Command = {
   summary: 'boot the host on the installed leaves and print every tag’s verdict',
   usage: USAGE,
   async run(argv: string[], io: CliIo): Promise<number> {
-    const { values } = parseFlags('probe', argv, { json: { type: 'boolean' }, timeout: { type: 'string' } }, { names: [], required: 0 });
-    if (values.help) return void io.stdout.write(USAGE), EXIT.ok;
+    const { values } = parseFlags(
+      'probe',
+      argv,
+      { json: { type: 'boolean' }, timeout: { type: 'string' } },
+      { names: [], required: 0 },
+    );
+    if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const probeTimeoutMs = parseMs('probe', '--timeout', values.timeout as string | undefined);
 
     const started = performance.now();
     const discovery = await discover({ cwd: io.cwd });
     const total = discovery.registry.size;
     const pending = new Set(discovery.registry.keys());
-    const progress = startProgress(io.stderr, io.stderrIsTTY, () => `probing ${total} tags: ${total - pending.size} done, waiting for ${[...pending].slice(0, 4).join(', ')}${pending.size > 4 ? ', …' : ''}`);
+    const progress = startProgress(
+      io.stderr,
+      io.stderrIsTTY,
+      () =>
+        `probing ${total} tags: ${total - pending.size} done, waiting for ${[...pending].slice(0, 4).join(', ')}${pending.size > 4 ? ', …' : ''}`,
+    );
     const verdicts = new Map<string, Availability>();
     const host = await bootHost(discovery, {
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
@@ -54,10 +64,23 @@ export const probeCommand: Command = {
 
     const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
       const verdict = verdicts.get(entry.tag);
-      return { tag: entry.tag, package: entry.packageName, available: verdict?.available ?? false, detail: verdict?.detail ?? null, probeMs: verdict?.probeMs ?? 0 };
+      return {
+        tag: entry.tag,
+        package: entry.packageName,
+        available: verdict?.available ?? false,
+        detail: verdict?.detail ?? null,
+        probeMs: verdict?.probeMs ?? 0,
+      };
     });
     if (values.json) {
-      const document = { bootMs, tags: rows, disabled: discovery.disabled, skipped: discovery.skipped, node: process.version, cores: cpus().length };
+      const document = {
+        bootMs,
+        tags: rows,
+        disabled: discovery.disabled,
+        skipped: discovery.skipped,
+        node: process.version,
+        cores: cpus().length,
+      };
       io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } else {
       io.stdout.write(renderProbeTable(rows, bootMs, discovery.disabled, discovery.skipped));
@@ -66,10 +89,24 @@ export const probeCommand: Command = {
   },
 };
 
-function renderProbeTable(rows: ProbeRow[], bootMs: number, disabled: readonly string[], skipped: readonly string[]): string {
-  const body = rows.map((row) => [row.tag, row.package, row.available ? 'yes' : 'no', `${row.probeMs} ms`, row.detail ?? '']);
+function renderProbeTable(
+  rows: ProbeRow[],
+  bootMs: number,
+  disabled: readonly string[],
+  skipped: readonly string[],
+): string {
+  const body = rows.map((row) => [
+    row.tag,
+    row.package,
+    row.available ? 'yes' : 'no',
+    `${row.probeMs} ms`,
+    row.detail ?? '',
+  ]);
   const available = rows.filter((row) => row.available).length;
-  let text = rows.length === 0 ? 'no executor leaves found in the nearest node_modules\n' : formatTable(['TAG', 'PACKAGE', 'AVAILABLE', 'PROBE', 'DETAIL'], body);
+  let text =
+    rows.length === 0
+      ? 'no executor leaves found in the nearest node_modules\n'
+      : formatTable(['TAG', 'PACKAGE', 'AVAILABLE', 'PROBE', 'DETAIL'], body);
   if (disabled.length > 0) text += `disabled by policy: ${disabled.join(', ')}\n`;
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;

@@ -1,4 +1,10 @@
-import { CONTRACT_CHECKS, type CheckItem, type CheckReport, type TagCheck, type Verdict } from '../host/check-report.js';
+import {
+  CONTRACT_CHECKS,
+  type CheckItem,
+  type CheckReport,
+  type TagCheck,
+  type Verdict,
+} from '../host/check-report.js';
 import { formatTable } from './format-table.js';
 
 const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {
@@ -18,7 +24,8 @@ const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {
 export function renderCheck(report: CheckReport): string {
   let text = `check ${report.package.name ?? '(unnamed)'} (${report.package.dir})\n`;
   if (report.discovery.error !== null) text += `discovery FAILED:\n${indent(report.discovery.error)}\n`;
-  if (report.discovery.disabledByDefault.length > 0) text += `disabled by the package's .env.defaults, checked anyway: ${report.discovery.disabledByDefault.join(', ')}\n`;
+  if (report.discovery.disabledByDefault.length > 0)
+    text += `disabled by the package's .env.defaults, checked anyway: ${report.discovery.disabledByDefault.join(', ')}\n`;
   if (report.tags.length === 0) return `${text}no runtime tags declared\nNOT CLEAN\n`;
   const header = ['TAG', 'MANIFEST', 'PROBE', 'EXAMPLE', ...CONTRACT_CHECKS.map((name) => HEADERS[name]), 'VERDICT'];
   text += formatTable(header, report.tags.map(row));
@@ -32,8 +39,16 @@ export function renderCheck(report: CheckReport): string {
 
 function row(tag: TagCheck): string[] {
   const probe = tag.probe.verdict === 'pass' ? `ok ${tag.probe.probeMs} ms` : cell(tag.probe.verdict);
-  const example = tag.example.status === null ? cell(tag.example.verdict) : `${cell(tag.example.verdict)} ${tag.example.status}`;
-  return [tag.tag, cell(tag.manifest.verdict), probe, example, ...CONTRACT_CHECKS.map((name) => cell(tag.checks[name].verdict)), tag.verdict === 'fail' ? 'FAIL' : tag.verdict === 'pass' ? 'clean' : 'skipped'];
+  const example =
+    tag.example.status === null ? cell(tag.example.verdict) : `${cell(tag.example.verdict)} ${tag.example.status}`;
+  return [
+    tag.tag,
+    cell(tag.manifest.verdict),
+    probe,
+    example,
+    ...CONTRACT_CHECKS.map((name) => cell(tag.checks[name].verdict)),
+    tag.verdict === 'fail' ? 'FAIL' : tag.verdict === 'pass' ? 'clean' : 'skipped',
+  ];
 }
 
 function cell(verdict: Verdict): string {
@@ -53,7 +68,10 @@ function explain(tag: TagCheck): string[] {
     lines.push(`${tag.tag} ${part}${item.verdict === 'skip' ? ' (skipped)' : ''}: ${item.detail}`);
   };
   note('probe', { verdict: tag.probe.verdict, detail: tag.probe.detail });
-  note('example', { verdict: tag.example.verdict, detail: tag.example.problem === null ? tag.example.detail : `${tag.example.problem}: ${tag.example.detail}` });
+  note('example', {
+    verdict: tag.example.verdict,
+    detail: tag.example.problem === null ? tag.example.detail : `${tag.example.problem}: ${tag.example.detail}`,
+  });
   for (const name of CONTRACT_CHECKS) note(name, tag.checks[name]);
   return lines;
 }

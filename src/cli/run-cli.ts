@@ -18,7 +18,7 @@ const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, che
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    if (name === undefined) return void io.stderr.write(generalUsage()), EXIT.usage;
+    if (name === undefined) return (void io.stderr.write(generalUsage()), EXIT.usage);
     io.stdout.write(generalUsage());
     return EXIT.ok;
   }
@@ -28,7 +28,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    io.stderr.write(`plurnk-execs: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`);
+    io.stderr.write(
+      `plurnk-execs: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`,
+    );
     return EXIT.usage;
   }
   try {
@@ -54,6 +56,8 @@ function generalUsage(): string {
 }
 
 function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }

@@ -10,9 +10,7 @@ export const DEFAULT_KILL_GRACE_MS = 2000;
  * `{ signal: null }` and a plain abort) sends SIGHUP.
  */
 export type CancelPlan =
-  | { kind: 'signal'; signal: SignalSpec }
-  | { kind: 'housekeeping'; graceMs: number }
-  | { kind: 'hangup' };
+  { kind: 'signal'; signal: SignalSpec } | { kind: 'housekeeping'; graceMs: number } | { kind: 'hangup' };
 
 /** Reads an `AbortSignal.reason` as a {@link CancelPlan}. Never throws. */
 export function planCancel(reason: unknown): CancelPlan {

@@ -1,7 +1,8 @@
 import type { RuntimeInvocation } from './invocation.js';
 
 /** Why an EXEC does not fit its runtime's invocation buckets; each becomes a 400 Problem. */
-export type BucketCode = 'target-not-supported' | 'body-required' | 'target-required' | 'input-required' | 'input-conflict';
+export type BucketCode =
+  'target-not-supported' | 'body-required' | 'target-required' | 'input-required' | 'input-conflict';
 
 /** One bucket violation: the Problem code and a detail that says what to supply instead. */
 export interface BucketViolation {

@@ -6,5 +6,6 @@ import { receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
  * is gone, after the host has judged what it did).
  */
 export function takeQueued(port: MessagePort, receive: (message: unknown) => unknown): void {
-  for (let queued = receiveMessageOnPort(port); queued !== undefined; queued = receiveMessageOnPort(port)) receive(queued.message);
+  for (let queued = receiveMessageOnPort(port); queued !== undefined; queued = receiveMessageOnPort(port))
+    receive(queued.message);
 }

@@ -140,9 +140,7 @@ export interface SinkApi {
  * port (`interact`, `entry`, `flush`) keep their place in the leaf's order.
  */
 export type SinkCall =
-  | readonly ['write', unknown, unknown, unknown]
-  | readonly ['setState', unknown, unknown]
-  | readonly ['emit', unknown];
+  readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
 
 /**
  * Worker ⇒ host on the sink port, the short form of a write: a bare string is a chunk for
@@ -157,9 +155,15 @@ const Bytes = v.pipe(v.number(), v.finite(), v.minValue(0));
 /** Schema of {@link WorkerControlMessage}: what the host accepts from a worker, nothing else. */
 export const WorkerControlMessageSchema = v.variant('type', [
   v.object({ type: v.literal('started') }),
-  v.object({ type: v.literal('process-group'), pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, 'pgid 0 and 1 are never a run\'s group')) }),
+  v.object({
+    type: v.literal('process-group'),
+    pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, "pgid 0 and 1 are never a run's group")),
+  }),
   v.object({ type: v.literal('sync'), id: v.pipe(v.number(), v.safeInteger()) }),
-  v.object({ type: v.literal('heartbeat'), memory: v.object({ heapUsed: Bytes, external: Bytes, arrayBuffers: Bytes }) }),
+  v.object({
+    type: v.literal('heartbeat'),
+    memory: v.object({ heapUsed: Bytes, external: Bytes, arrayBuffers: Bytes }),
+  }),
   v.object({ type: v.literal('output-limit'), limitBytes: Bytes }),
   v.object({ type: v.literal('console'), bytes: Bytes, text: v.string() }),
   v.object({ type: v.literal('violation'), message: v.string() }),

@@ -28,11 +28,18 @@ export const Results = {
     fields: ResultFields = {},
     extensions: Record<string, JsonValue> = {},
   ): ExecResult & { problem: ProblemDetails } {
-    if (!PROBLEM_CODE.test(code)) throw new RangeError(`Results.failure: code must be lowercase-hyphenated, received ${JSON.stringify(code)}`);
+    if (!PROBLEM_CODE.test(code))
+      throw new RangeError(`Results.failure: code must be lowercase-hyphenated, received ${JSON.stringify(code)}`);
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`Results.failure: status must be an integer 400–599, received ${status}`);
     }
-    const problem: ProblemDetails = { ...extensions, type: problemType(owner, code), title: humaniseCode(code), status, detail };
+    const problem: ProblemDetails = {
+      ...extensions,
+      type: problemType(owner, code),
+      title: humaniseCode(code),
+      status,
+      detail,
+    };
     return { status, ...fields, problem };
   },
 } as const;

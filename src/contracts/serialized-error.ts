@@ -28,7 +28,8 @@ export function serializeError(value: unknown, depth = 0): SerializedError {
     const serialized: { -readonly [K in keyof SerializedError]: SerializedError[K] } = { name, message };
     if (typeof fields.code === 'string') serialized.code = fields.code;
     if (typeof fields.stack === 'string') serialized.stack = fields.stack;
-    if (fields.cause !== undefined && depth < MAX_CAUSE_DEPTH) serialized.cause = serializeError(fields.cause, depth + 1);
+    if (fields.cause !== undefined && depth < MAX_CAUSE_DEPTH)
+      serialized.cause = serializeError(fields.cause, depth + 1);
     return serialized;
   } catch {
     return { name: 'NonError', message: 'an unreadable value was thrown' };

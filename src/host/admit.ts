@@ -8,7 +8,8 @@ import { hostFailure } from './host-problems.js';
 import { realizeTarget } from './realize-target.js';
 
 /** An EXEC refused before `effect()`, or the registry entry and realized target it runs with. */
-export type Admission = { ok: false; result: ExecResult } | { ok: true; entry: RegistryEntry; target: string | null; cwd: string | null };
+export type Admission =
+  { ok: false; result: ExecResult } | { ok: true; entry: RegistryEntry; target: string | null; cwd: string | null };
 
 /**
  * Dispatch checks in the consumer's order: the tag is registered (else 501
@@ -33,13 +34,24 @@ export function admit(
     if (discovery.disabled.includes(tag)) {
       return refuse(hostFailure('runtime-disabled', bound(`runtime ${tag} is installed but disabled by policy`)));
     }
-    return refuse(hostFailure('runtime-not-registered', bound(`no runtime ${JSON.stringify(tag)} is registered; available: ${availableRuntimes.join(', ') || 'none'}`), {
-      available: [...availableRuntimes],
-    }));
+    return refuse(
+      hostFailure(
+        'runtime-not-registered',
+        bound(`no runtime ${JSON.stringify(tag)} is registered; available: ${availableRuntimes.join(', ') || 'none'}`),
+        {
+          available: [...availableRuntimes],
+        },
+      ),
+    );
   }
   const verdict = availability(tag);
   if (!verdict?.available) {
-    return refuse(hostFailure('runtime-unavailable', bound(`runtime ${tag} is unavailable: ${verdict?.detail ?? 'it was not probed'}`)));
+    return refuse(
+      hostFailure(
+        'runtime-unavailable',
+        bound(`runtime ${tag} is unavailable: ${verdict?.detail ?? 'it was not probed'}`),
+      ),
+    );
   }
   let invocation = entry.invocation;
   const tools = toolRegistry(tag);
@@ -60,13 +72,25 @@ function selectTool(
   tag: string,
   registry: RuntimeToolRegistry,
   target: string | null,
-): { ok: true; invocation: RuntimeInvocation } | { ok: false; code: 'target-required' | 'target-not-supported'; detail: string } {
+):
+  | { ok: true; invocation: RuntimeInvocation }
+  | { ok: false; code: 'target-required' | 'target-not-supported'; detail: string } {
   const names = registry.tools.map((tool) => tool.target);
-  if (names.length === 0) return { ok: false, code: 'target-not-supported', detail: `${tag} exposes no tools, so it admits no EXEC` };
+  if (names.length === 0)
+    return { ok: false, code: 'target-not-supported', detail: `${tag} exposes no tools, so it admits no EXEC` };
   const tool = registry.tools.find((candidate) => candidate.target === target);
   if (tool !== undefined) return { ok: true, invocation: tool.invocation };
-  if (target === null || target === '') return { ok: false, code: 'target-required', detail: `${tag} is a tool family: name one of its tools as the target (${names.join(', ')})` };
-  return { ok: false, code: 'target-not-supported', detail: `${tag} has no tool ${JSON.stringify(target)}; its tools: ${names.join(', ')}` };
+  if (target === null || target === '')
+    return {
+      ok: false,
+      code: 'target-required',
+      detail: `${tag} is a tool family: name one of its tools as the target (${names.join(', ')})`,
+    };
+  return {
+    ok: false,
+    code: 'target-not-supported',
+    detail: `${tag} has no tool ${JSON.stringify(target)}; its tools: ${names.join(', ')}`,
+  };
 }
 
 function refuse(result: ExecResult): Admission {

@@ -24,7 +24,10 @@ export const Advertise = Object.freeze({
    * Filters `registry` by `isPermitted(tag)`. `notice` is `NO_EXECS_NOTICE` exactly when
    * nothing survives, and null otherwise; both come from the same filter so they cannot drift.
    */
-  contribute(registry: ReadonlyMap<string, RegistryEntry>, isPermitted: (tag: string) => boolean): AdvertiseContribution {
+  contribute(
+    registry: ReadonlyMap<string, RegistryEntry>,
+    isPermitted: (tag: string) => boolean,
+  ): AdvertiseContribution {
     const permitted = [...registry.values()].filter((entry) => isPermitted(entry.tag));
     return { permitted, notice: permitted.length === 0 ? NO_EXECS_NOTICE : null };
   },

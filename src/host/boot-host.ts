@@ -21,14 +21,24 @@ import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './worke
 export async function bootHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
   const resolved = resolveHostOptions(options);
   if (!(discovery?.registry instanceof Map)) {
-    throw new PlurnkExecsError('invalid-configuration', 'bootHost needs a Discovery whose registry is a Map of tag ⇒ RegistryEntry');
+    throw new PlurnkExecsError(
+      'invalid-configuration',
+      'bootHost needs a Discovery whose registry is a Map of tag ⇒ RegistryEntry',
+    );
   }
   if (!existsSync(workerEntryPath())) {
-    throw new PlurnkExecsError('boot-failed', `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`);
+    throw new PlurnkExecsError(
+      'boot-failed',
+      `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`,
+    );
   }
   const limit = await resolveErrorDetailLimit(discovery.env ?? {});
   const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
-  const limits = { heartbeatMs: resolved.heartbeatMs, outputBytes: resolved.outputBytes, consoleBytes: resolved.consoleBytes };
+  const limits = {
+    heartbeatMs: resolved.heartbeatMs,
+    outputBytes: resolved.outputBytes,
+    consoleBytes: resolved.consoleBytes,
+  };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
@@ -37,7 +47,12 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
-  const boots = await probeAll(workers, { probeTimeoutMs: resolved.probeTimeoutMs, graceMs: resolved.graceMs, limit, onProbe: resolved.onProbe });
+  const boots = await probeAll(workers, {
+    probeTimeoutMs: resolved.probeTimeoutMs,
+    graceMs: resolved.graceMs,
+    limit,
+    onProbe: resolved.onProbe,
+  });
   const tags = new Map<string, BootedTag>();
   for (const [tag, tagWorkers] of workers) {
     const boot = boots.get(tag)!;
@@ -48,7 +63,9 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   const wanted = resolved.defaultRuntime;
   if (wanted !== undefined && !host.availability(wanted)?.available) {
     await host.close();
-    const why = discovery.registry.has(wanted) ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}` : 'is not registered';
+    const why = discovery.registry.has(wanted)
+      ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}`
+      : 'is not registered';
     throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
   }
   return host;

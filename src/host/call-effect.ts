@@ -9,7 +9,9 @@ import { reapGroups } from './reaper.js';
 import type { WorkerHandle } from './worker-handle.js';
 
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
-export type EffectCall = { ok: true; effect: Effect } | { ok: false; code: 'executor-threw' | 'executor-invalid-result'; detail: string; poisoned: boolean };
+export type EffectCall =
+  | { ok: true; effect: Effect }
+  | { ok: false; code: 'executor-threw' | 'executor-invalid-result'; detail: string; poisoned: boolean };
 
 /**
  * Calls `effect(target)` once in `handle`'s thread (§executor-effect). It must be synchronous
@@ -27,8 +29,16 @@ export async function callEffect(
   try {
     // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
     const loaded = handle.loaded;
-    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [control.workerPort]);
-    if (!loaded) await withDeadline(Promise.race([control.started, task]), LOAD_TIMEOUT_MS, `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`, closing);
+    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [
+      control.workerPort,
+    ]);
+    if (!loaded)
+      await withDeadline(
+        Promise.race([control.started, task]),
+        LOAD_TIMEOUT_MS,
+        `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+        closing,
+      );
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
       const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
@@ -36,9 +46,17 @@ export async function callEffect(
     }
     const parsed = v.safeParse(EffectSchema, reply.value);
     if (parsed.success) return { ok: true, effect: parsed.output };
-    return { ok: false, code: 'executor-invalid-result', detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`, poisoned: false };
+    return {
+      ok: false,
+      code: 'executor-invalid-result',
+      detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`,
+      poisoned: false,
+    };
   } catch (error) {
-    const detail = error instanceof TimeoutError ? error.message : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
+    const detail =
+      error instanceof TimeoutError
+        ? error.message
+        : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();

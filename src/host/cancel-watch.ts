@@ -45,10 +45,12 @@ export function watchCancellation(options: {
   };
 
   if (timeoutMs !== undefined) {
-    timers.push(setTimeout(() => {
-      deadlinePassed = !aborted;
-      begin({ housekeeping: true, graceMs }, 'timeout');
-    }, timeoutMs));
+    timers.push(
+      setTimeout(() => {
+        deadlinePassed = !aborted;
+        begin({ housekeeping: true, graceMs }, 'timeout');
+      }, timeoutMs),
+    );
   }
   if (signal?.aborted) onSignal();
   else signal?.addEventListener('abort', onSignal, { once: true });

@@ -29,7 +29,10 @@ export interface ManifestCheck {
 export async function checkManifest(dir: string, hookTimeoutMs: number): Promise<ManifestCheck> {
   const pkg = await readClaimedPackage(dir);
   if (pkg === undefined) {
-    throw new PlurnkExecsError('invalid-configuration', `${dir} holds no exec package: its package.json is missing, unreadable, or does not declare "plurnk": { "kind": "exec" }`);
+    throw new PlurnkExecsError(
+      'invalid-configuration',
+      `${dir} holds no exec package: its package.json is missing, unreadable, or does not declare "plurnk": { "kind": "exec" }`,
+    );
   }
   const env = withoutPolicy(process.env);
   try {
@@ -43,7 +46,13 @@ export async function checkManifest(dir: string, hookTimeoutMs: number): Promise
     return { packageName: pkg.packageName, discovery, error: undefined, tags, disabledByDefault };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { packageName: pkg.packageName, discovery: undefined, error: message, tags: attributeErrors(pkg.packageName, pkg.plurnk.runtimes), disabledByDefault: [] };
+    return {
+      packageName: pkg.packageName,
+      discovery: undefined,
+      error: message,
+      tags: attributeErrors(pkg.packageName, pkg.plurnk.runtimes),
+      disabledByDefault: [],
+    };
   }
 }
 
@@ -57,7 +66,10 @@ function attributeErrors(packageName: string, runtimes: unknown): { tag: string;
       validateRuntimeDecl(candidate, { packageName, source: `plurnk.runtimes[${index}]` });
       return { tag, errors: [] };
     } catch (error) {
-      const lines = (error as Error).message.split('\n').filter((line) => line.startsWith('- ')).map((line) => line.slice(2));
+      const lines = (error as Error).message
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+        .map((line) => line.slice(2));
       return { tag, errors: lines.length > 0 ? lines : [(error as Error).message] };
     }
   });
@@ -65,5 +77,7 @@ function attributeErrors(packageName: string, runtimes: unknown): { tag: string;
 
 /** `env` without the keys that would remove tags or withhold the package. */
 function withoutPolicy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([key]) => !Policy.isKey(key) && key !== PLURNK_PLUGINS_TRUSTED_ONLY));
+  return Object.fromEntries(
+    Object.entries(env).filter(([key]) => !Policy.isKey(key) && key !== PLURNK_PLUGINS_TRUSTED_ONLY),
+  );
 }

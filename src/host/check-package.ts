@@ -44,7 +44,11 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     manifest.discovery === undefined
       ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
       : await checkRuntimes(manifest.discovery, { timeoutMs, graceMs, probeTimeoutMs });
-  const discovery = { verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict, error: manifest.error ?? null, disabledByDefault: [...manifest.disabledByDefault] };
+  const discovery = {
+    verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
+    error: manifest.error ?? null,
+    disabledByDefault: [...manifest.disabledByDefault],
+  };
   return {
     schema: 'plurnk-execs/check@1',
     package: { dir: packageDir, name: manifest.packageName },
@@ -78,7 +82,8 @@ async function checkRuntimes(discovery: Discovery, options: Required<CheckOption
     const results: TagCheck[] = new Array(entries.length);
     let next = 0;
     const worker = async () => {
-      for (let index = next++; index < entries.length; index = next++) results[index] = await checkTag(entries[index]!, host, context);
+      for (let index = next++; index < entries.length; index = next++)
+        results[index] = await checkTag(entries[index]!, host, context);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, entries.length) }, worker));
     return results;
@@ -101,11 +106,25 @@ async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeConte
 
 // Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
 // judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
-const PROBE_FAULTS = [/^the leaf could not be loaded/, /^the leaf did not load within/, /^probe exceeded/, /^probe threw/, /^probe answered a value/, /^probe returned an invalid verdict/, /^the executor declares invalid channels/, /^the executor's defaultChannel/, /^the worker thread died while probing/];
+const PROBE_FAULTS = [
+  /^the leaf could not be loaded/,
+  /^the leaf did not load within/,
+  /^probe exceeded/,
+  /^probe threw/,
+  /^probe answered a value/,
+  /^probe returned an invalid verdict/,
+  /^the executor declares invalid channels/,
+  /^the executor's defaultChannel/,
+  /^the worker thread died while probing/,
+];
 
 function judgeProbe(verdict: Availability): TagCheck['probe'] {
   const detail = verdict.detail ?? null;
-  const judged: Verdict = verdict.available ? 'pass' : PROBE_FAULTS.some((pattern) => pattern.test(detail ?? '')) ? 'fail' : 'skip';
+  const judged: Verdict = verdict.available
+    ? 'pass'
+    : PROBE_FAULTS.some((pattern) => pattern.test(detail ?? ''))
+      ? 'fail'
+      : 'skip';
   return { verdict: judged, available: verdict.available, detail, probeMs: verdict.probeMs };
 }
 
@@ -123,7 +142,12 @@ function unchecked(declared: ManifestCheck['tags'][number], why: string): TagChe
 
 /** A tag fails when any part failed; it is skipped when nothing could be judged. */
 function summarize(check: TagCheck): TagCheck {
-  const parts: Verdict[] = [check.manifest.verdict, check.probe.verdict, check.example.verdict, ...CONTRACT_CHECKS.map((name) => check.checks[name].verdict)];
+  const parts: Verdict[] = [
+    check.manifest.verdict,
+    check.probe.verdict,
+    check.example.verdict,
+    ...CONTRACT_CHECKS.map((name) => check.checks[name].verdict),
+  ];
   const verdict: Verdict = parts.includes('fail') ? 'fail' : check.example.verdict === 'pass' ? 'pass' : 'skip';
   return { ...check, verdict };
 }

@@ -33,7 +33,15 @@ export interface TagCheck {
   verdict: Verdict;
   manifest: { verdict: Verdict; errors: string[] };
   probe: { verdict: Verdict; available: boolean | null; detail: string | null; probeMs: number | null };
-  example: { verdict: Verdict; body: string | null; target: string | null; status: number | null; problem: string | null; detail: string | null; ms: number | null };
+  example: {
+    verdict: Verdict;
+    body: string | null;
+    target: string | null;
+    status: number | null;
+    problem: string | null;
+    detail: string | null;
+    ms: number | null;
+  };
   checks: ContractChecks;
 }
 
@@ -48,7 +56,15 @@ export interface CheckReport {
 }
 
 /** The names of {@link ContractChecks}, in report order. */
-export const CONTRACT_CHECKS = ['undeclaredChannels', 'console', 'signal', 'processes', 'state', 'result', 'violations'] as const;
+export const CONTRACT_CHECKS = [
+  'undeclaredChannels',
+  'console',
+  'signal',
+  'processes',
+  'state',
+  'result',
+  'violations',
+] as const;
 
 /** An item that passed. */
 export function pass(): CheckItem {

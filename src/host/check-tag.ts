@@ -29,11 +29,17 @@ type Marked = { outcome: ExecOutcome; ms: number; outlived: string[] };
  * deterministic, and the second run then says whether state survived a run. A last run is
  * aborted once it shows life, to see whether the leaf honours its signal within grace.
  */
-export async function checkExample(entry: RegistryEntry, context: TagProbeContext): Promise<Pick<TagCheck, 'example' | 'checks'>> {
+export async function checkExample(
+  entry: RegistryEntry,
+  context: TagProbeContext,
+): Promise<Pick<TagCheck, 'example' | 'checks'>> {
   const declared = entry.invocation.example;
   if (declared === undefined) {
     const why = skip('the invocation declares a signature, not an executable example');
-    return { example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why.detail, ms: null }, checks: allSkipped(why.detail!) };
+    return {
+      example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why.detail, ms: null },
+      checks: allSkipped(why.detail!),
+    };
   }
   const example = { body: declared.body ?? '', target: declared.target ?? null };
   const run = (abort = false) => runMarked(context.host, entry.tag, example, context, abort);
@@ -59,7 +65,10 @@ export async function checkExample(entry: RegistryEntry, context: TagProbeContex
       console: judgeConsole(outcome),
       signal: judgeSignal(aborted.outcome, context.graceMs),
       processes: judgeProcesses([first, again, fresh, aborted].filter((marked) => marked !== undefined)),
-      state: again === undefined || fresh === undefined ? skip('the example failed, so there is no answer to compare') : judgeState([first.outcome, fresh.outcome], again.outcome),
+      state:
+        again === undefined || fresh === undefined
+          ? skip('the example failed, so there is no answer to compare')
+          : judgeState([first.outcome, fresh.outcome], again.outcome),
       result: judgeResult(outcome),
       violations: judgeViolations(outcome.violations.filter((v) => !isUndeclared(v) && !isConsole(v))),
     },
@@ -69,11 +78,25 @@ export async function checkExample(entry: RegistryEntry, context: TagProbeContex
 /** Every contract check skipped for the same reason. */
 export function allSkipped(detail: string): ContractChecks {
   const item = () => skip(detail);
-  return { undeclaredChannels: item(), console: item(), signal: item(), processes: item(), state: item(), result: item(), violations: item() };
+  return {
+    undeclaredChannels: item(),
+    console: item(),
+    signal: item(),
+    processes: item(),
+    state: item(),
+    result: item(),
+    violations: item(),
+  };
 }
 
 /** One run with a fresh marker; whatever carries the marker afterwards outlived it, and is killed. */
-async function runMarked(host: Host, tag: string, example: Example, context: TagProbeContext, abort = false): Promise<Marked> {
+async function runMarked(
+  host: Host,
+  tag: string,
+  example: Example,
+  context: TagProbeContext,
+  abort = false,
+): Promise<Marked> {
   const marker = randomUUID();
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -103,37 +126,51 @@ function judgeViolations(violations: string[]): CheckItem {
 function judgeConsole(outcome: ExecOutcome): CheckItem {
   const printed = outcome.containment?.console;
   if (!printed) return pass();
-  return fail(`printed ${printed.bytes} bytes through console.*, stdout or stderr instead of a declared channel: ${JSON.stringify(printed.text.slice(0, 80))}`);
+  return fail(
+    `printed ${printed.bytes} bytes through console.*, stdout or stderr instead of a declared channel: ${JSON.stringify(printed.text.slice(0, 80))}`,
+  );
 }
 
 function judgeSignal(outcome: ExecOutcome, graceMs: number): CheckItem {
   const problem = outcome.result.problem;
-  if (/did not settle within \d+ms/.test(problem?.detail ?? '')) return fail(`an aborted run did not settle within ${graceMs}ms; the host terminated its thread`);
-  if (problem?.type.endsWith('/exec/executor-unresponsive')) return fail('an aborted run stopped answering; the host terminated its thread');
-  if (problem?.type.endsWith('-limit-exceeded')) return skip(`the aborted run broke a limit before it could settle: ${problem.detail}`);
+  if (/did not settle within \d+ms/.test(problem?.detail ?? ''))
+    return fail(`an aborted run did not settle within ${graceMs}ms; the host terminated its thread`);
+  if (problem?.type.endsWith('/exec/executor-unresponsive'))
+    return fail('an aborted run stopped answering; the host terminated its thread');
+  if (problem?.type.endsWith('-limit-exceeded'))
+    return skip(`the aborted run broke a limit before it could settle: ${problem.detail}`);
   return pass();
 }
 
 function judgeProcesses(runs: Marked[]): CheckItem {
   const outlived = runs.flatMap((run) => run.outlived);
-  if (outlived.length > 0) return fail(`${outlived.length} process(es) outlived their runs where the host could not reach them (unreported process groups): ${outlived.join(', ')}; check killed them`);
+  if (outlived.length > 0)
+    return fail(
+      `${outlived.length} process(es) outlived their runs where the host could not reach them (unreported process groups): ${outlived.join(', ')}; check killed them`,
+    );
   const reaped = runs[0]!.outcome.containment?.reapedProcesses ?? 0;
-  if (reaped > 0) return fail(`run() resolved while ${reaped} of its processes were still running; the host killed them`);
+  if (reaped > 0)
+    return fail(`run() resolved while ${reaped} of its processes were still running; the host killed them`);
   return pass();
 }
 
 /** `fresh`: first runs in their threads; `again`: a second run in the first one's thread. */
 function judgeState(fresh: ExecOutcome[], again: ExecOutcome): CheckItem {
   const baseline = fingerprint(fresh[0]!);
-  if (fresh.some((outcome) => fingerprint(outcome) !== baseline)) return skip('two runs in fresh threads answered differently, so retained state cannot be told from nondeterminism');
+  if (fresh.some((outcome) => fingerprint(outcome) !== baseline))
+    return skip('two runs in fresh threads answered differently, so retained state cannot be told from nondeterminism');
   if (fingerprint(again) === baseline) return pass();
-  return fail(`a second run in the same thread answered ${fingerprint(again)} where a fresh thread answers ${baseline}: state retained across runs`);
+  return fail(
+    `a second run in the same thread answered ${fingerprint(again)} where a fresh thread answers ${baseline}: state retained across runs`,
+  );
 }
 
 function judgeResult(outcome: ExecOutcome): CheckItem {
-  if (outcome.effect === null) return skip(`run() was never called: ${outcome.result.problem?.detail ?? 'the EXEC was refused'}`);
+  if (outcome.effect === null)
+    return skip(`run() was never called: ${outcome.result.problem?.detail ?? 'the EXEC was refused'}`);
   const type = outcome.result.problem?.type ?? '';
-  if (type.endsWith('/exec/executor-threw') || type.endsWith('/exec/executor-invalid-result')) return fail(outcome.result.problem!.detail);
+  if (type.endsWith('/exec/executor-threw') || type.endsWith('/exec/executor-invalid-result'))
+    return fail(outcome.result.problem!.detail);
   return pass();
 }
 

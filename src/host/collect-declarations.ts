@@ -31,7 +31,9 @@ export async function collectDeclarations(
   const owned: OwnedDeclaration[] = [];
   for (const { pkg, manifest } of admitted) {
     const fromHook = manifest.runtimes === undefined;
-    const raw = fromHook ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs) : manifest.runtimes;
+    const raw = fromHook
+      ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs)
+      : manifest.runtimes;
     const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
     const failures: PlurnkExecsError[] = [];
     (raw ?? []).forEach((candidate, index) => {
@@ -52,7 +54,9 @@ export async function collectDeclarations(
 function throwAll(failures: readonly PlurnkExecsError[]): void {
   if (failures.length === 0) return;
   if (failures.length === 1) throw failures[0];
-  throw new PlurnkExecsError('invalid-declaration', failures.map((failure) => failure.message).join('\n\n'), { cause: new AggregateError(failures) });
+  throw new PlurnkExecsError('invalid-declaration', failures.map((failure) => failure.message).join('\n\n'), {
+    cause: new AggregateError(failures),
+  });
 }
 
 function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
@@ -70,8 +74,14 @@ function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
       a.packageDir === b.packageDir
         ? [`package "${a.packageName}" declares it twice`, 'declare each tag once']
         : a.packageName === b.packageName
-          ? [`package "${a.packageName}" is installed twice, at ${a.packageDir} and at ${b.packageDir}`, 'install it once']
-          : [`it is claimed by both "${a.packageName}" (first) and "${b.packageName}"`, 'uninstall one of the two packages; policy cannot settle a collision, because a tag has exactly one owner'];
+          ? [
+              `package "${a.packageName}" is installed twice, at ${a.packageDir} and at ${b.packageDir}`,
+              'install it once',
+            ]
+          : [
+              `it is claimed by both "${a.packageName}" (first) and "${b.packageName}"`,
+              'uninstall one of the two packages; policy cannot settle a collision, because a tag has exactly one owner',
+            ];
     throw new PlurnkExecsError('runtime-collision', `Runtime tag collision on "${tag}": ${who}. Fix: ${fix}.`);
   }
 }

@@ -1,6 +1,11 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { takeQueued } from '../contracts/port-queue.js';
-import { encodeAbortReason, isWorkerControlMessage, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
+import {
+  encodeAbortReason,
+  isWorkerControlMessage,
+  type HostControlMessage,
+  type WorkerControlMessage,
+} from '../contracts/protocol.js';
 
 /** The host's end of one task's control channel. */
 export interface ControlPort {

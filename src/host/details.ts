@@ -8,7 +8,12 @@ import { PlurnkExecsError } from '../contracts/errors.js';
  * `\n`, and its authoring title is removed (see `stripTitle`). No file and no inline field
  * means no details (undefined). A file that exists but cannot be read fails hard.
  */
-export async function readDetails(packageDir: string, packageName: string, tag: string, inline: string | undefined): Promise<string | undefined> {
+export async function readDetails(
+  packageDir: string,
+  packageName: string,
+  tag: string,
+  inline: string | undefined,
+): Promise<string | undefined> {
   const path = join(packageDir, 'docs', `${tag}.md`);
   let text: string;
   try {
@@ -16,7 +21,11 @@ export async function readDetails(packageDir: string, packageName: string, tag: 
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return inline;
-    throw new PlurnkExecsError('invalid-declaration', `Unreadable details in package "${packageName}", runtime "${tag}": ${path} exists but could not be read (${code ?? String(cause)}). Fix: make it a readable file, or remove it.`, { cause });
+    throw new PlurnkExecsError(
+      'invalid-declaration',
+      `Unreadable details in package "${packageName}", runtime "${tag}": ${path} exists but could not be read (${code ?? String(cause)}). Fix: make it a readable file, or remove it.`,
+      { cause },
+    );
   }
   return stripTitle(text.replace(/\r\n?/g, '\n'), tag);
 }

@@ -60,7 +60,8 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
     const entryUrl = entryUrls.get(owned.pkg) ?? resolveEntry(owned.pkg);
     entryUrls.set(owned.pkg, entryUrl);
     registry.set(tag, await buildEntry(owned, entryUrl));
-    if (!packageAttributions.has(owned.pkg.packageName)) packageAttributions.set(owned.pkg.packageName, owned.manifest.attribution);
+    if (!packageAttributions.has(owned.pkg.packageName))
+      packageAttributions.set(owned.pkg.packageName, owned.manifest.attribution);
   }
   return Object.freeze({
     registry,

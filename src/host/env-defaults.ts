@@ -27,7 +27,11 @@ export async function readEnvDefaults(packageDir: string, owner: string): Promis
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new PlurnkExecsError('invalid-env-defaults', `Unreadable ${ENV_DEFAULTS_FILE} in package "${owner}": ${path} could not be read (${code ?? String(cause)}). Fix: make it a readable file, or remove it.`, { cause });
+    throw new PlurnkExecsError(
+      'invalid-env-defaults',
+      `Unreadable ${ENV_DEFAULTS_FILE} in package "${owner}": ${path} could not be read (${code ?? String(cause)}). Fix: make it a readable file, or remove it.`,
+      { cause },
+    );
   }
   return parseEnvDefaults(text, owner);
 }
@@ -56,7 +60,10 @@ export function parseEnvDefaults(text: string, owner: string): EnvDefault[] {
     const key = match[1] as string;
     const earlier = lineOf.get(key);
     if (earlier !== undefined) {
-      throw new PlurnkExecsError('invalid-env-defaults', `Invalid ${ENV_DEFAULTS_FILE} in package "${owner}": ${key} is set on line ${earlier} and again on line ${number}. Fix: keep one.`);
+      throw new PlurnkExecsError(
+        'invalid-env-defaults',
+        `Invalid ${ENV_DEFAULTS_FILE} in package "${owner}": ${key} is set on line ${earlier} and again on line ${number}. Fix: keep one.`,
+      );
     }
     lineOf.set(key, number);
     floors.push(Object.freeze({ key, value: unquote((match[2] as string).trim()), owner }));

@@ -28,7 +28,11 @@ export function applyEnvFloors(supplied: NodeJS.ProcessEnv, floors: readonly Env
     }
     claimedBy.set(identity, floor);
   }
-  const setKeys = new Set(Object.entries(supplied).filter(([, value]) => value !== undefined).map(([key]) => identifyKey(key)));
+  const setKeys = new Set(
+    Object.entries(supplied)
+      .filter(([, value]) => value !== undefined)
+      .map(([key]) => identifyKey(key)),
+  );
   const env: NodeJS.ProcessEnv = {};
   for (const floor of floors) if (!setKeys.has(identifyKey(floor.key))) env[floor.key] = floor.value;
   for (const [key, value] of Object.entries(supplied)) if (value !== undefined) env[key] = value;

@@ -40,7 +40,10 @@ export interface ParsedExecRequest {
 export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
   const parsed = v.safeParse(ExecRequestSchema, input);
   if (!parsed.success) {
-    throw new PlurnkExecsError('invalid-request', `invalid exec request: ${parsed.issues.map(describeIssue).join('; ')}`);
+    throw new PlurnkExecsError(
+      'invalid-request',
+      `invalid exec request: ${parsed.issues.map(describeIssue).join('; ')}`,
+    );
   }
   const { runtime, body, target, cwd, env, timeoutMs, address } = parsed.output;
   return {

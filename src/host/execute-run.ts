@@ -41,7 +41,11 @@ export interface RunEnd {
   readonly console: RunContainment['console'];
 }
 
-type Settled = { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unknown } | { kind: 'forced'; end: ForcedEnd } | { kind: 'fatal'; fault: RunFault };
+type Settled =
+  | { kind: 'reply'; reply: TaskReply }
+  | { kind: 'died'; error: unknown }
+  | { kind: 'forced'; end: ForcedEnd }
+  | { kind: 'fatal'; fault: RunFault };
 
 /**
  * Runs one EXEC in `handle`'s thread over fresh control and sink ports, and turns whatever
@@ -53,7 +57,12 @@ type Settled = { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unkn
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
-  const guard = guardRun({ limits: context.limits, stream, memory: context.memory, interrupt: () => watch.interrupt() });
+  const guard = guardRun({
+    limits: context.limits,
+    stream,
+    memory: context.memory,
+    interrupt: () => watch.interrupt(),
+  });
   const control = openControlPort((message) => guard.onMessage(message));
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
@@ -66,14 +75,22 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // The run guard needs `started`: silence is measured from the moment run() began, and
     // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [control.workerPort, sinkPort.workerPort]);
+    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [
+      control.workerPort,
+      sinkPort.workerPort,
+    ]);
     const settled = await Promise.race<Settled>([
-      task.then((reply) => ({ kind: 'reply', reply }), (error: unknown) => ({ kind: 'died', error })),
+      task.then(
+        (reply) => ({ kind: 'reply', reply }),
+        (error: unknown) => ({ kind: 'died', error }),
+      ),
       watch.forced.then((end) => ({ kind: 'forced', end })),
       guard.fatal.then((fault) => ({ kind: 'fatal', fault })),
     ]);
-    if (settled.kind === 'forced') await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
-    if (settled.kind === 'fatal') await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
+    if (settled.kind === 'forced')
+      await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
+    if (settled.kind === 'fatal')
+      await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
     // Without a reply there was no flush barrier. What the thread posted before it died is
     // queued on the ports, but its 'message' events can come a loop turn after the death was
     // noticed (under load the zoo's process.exit() case lost its last write that way): take it
@@ -89,8 +106,15 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       : watch.timedOut() && settled.kind === 'reply'
         ? timeoutFailure(context, true)
         : judge(settled, context);
-    const crash = fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
-    return { result, poisoned: settled.kind !== 'reply' || escaped, groups: control.groups, crash, console: guard.console() };
+    const crash =
+      fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
+    return {
+      result,
+      poisoned: settled.kind !== 'reply' || escaped,
+      groups: control.groups,
+      crash,
+      console: guard.console(),
+    };
   } finally {
     guard.dispose();
     watch.dispose();
@@ -117,13 +141,26 @@ function judge(settled: Settled, context: RunContext): ExecResult {
       return hostFailure(settled.fault.code, bound(settled.fault.detail));
     case 'forced':
       if (settled.end === 'timeout') return timeoutFailure(context, false);
-      if (settled.end === 'closed') return hostFailure('execution-cancelled', 'the host closed while the run was in flight; its worker thread was terminated');
-      return hostFailure('execution-cancelled', `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`);
+      if (settled.end === 'closed')
+        return hostFailure(
+          'execution-cancelled',
+          'the host closed while the run was in flight; its worker thread was terminated',
+        );
+      return hostFailure(
+        'execution-cancelled',
+        `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
+      );
     case 'died':
       if (isOutOfMemory(settled.error)) {
-        return hostFailure('memory-limit-exceeded', `the worker thread ran out of JS heap during run() and died (limits.heapMb ${context.limits.heapMb})`);
+        return hostFailure(
+          'memory-limit-exceeded',
+          `the worker thread ran out of JS heap during run() and died (limits.heapMb ${context.limits.heapMb})`,
+        );
       }
-      return hostFailure('executor-threw', bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`));
+      return hostFailure(
+        'executor-threw',
+        bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
+      );
     case 'reply':
       return judgeReply(settled.reply, bound);
   }
@@ -131,18 +168,35 @@ function judge(settled: Settled, context: RunContext): ExecResult {
 
 function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResult {
   if (!reply.ok) {
-    if (reply.stage === 'reply') return hostFailure('executor-invalid-result', bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`));
-    const what = reply.stage === 'load' ? 'the leaf could not be loaded' : reply.stage === 'call' ? 'run() threw' : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
+    if (reply.stage === 'reply')
+      return hostFailure(
+        'executor-invalid-result',
+        bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`),
+      );
+    const what =
+      reply.stage === 'load'
+        ? 'the leaf could not be loaded'
+        : reply.stage === 'call'
+          ? 'run() threw'
+          : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);
   if (validation.ok) return validation.result;
-  return hostFailure('executor-invalid-result', bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`));
+  return hostFailure(
+    'executor-invalid-result',
+    bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),
+  );
 }
 
 function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResult {
-  const after = settledInGrace ? 'it settled within the grace period' : `it did not settle within ${context.graceMs}ms; its worker thread was terminated`;
-  return hostFailure('execution-timeout', `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`);
+  const after = settledInGrace
+    ? 'it settled within the grace period'
+    : `it did not settle within ${context.graceMs}ms; its worker thread was terminated`;
+  return hostFailure(
+    'execution-timeout',
+    `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,
+  );
 }
 
 function isEscape(reply: TaskReply): boolean {

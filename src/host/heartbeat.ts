@@ -35,7 +35,9 @@ export function watchHeartbeat(options: {
       onSilent(`the worker thread did not acknowledge the run within ${ackMs}ms (the leaf did not finish loading)`);
     } else if (running && now - lastHeard > unresponsiveMs) {
       fired = true;
-      onSilent(`the worker thread stopped answering: no heartbeat for ${Math.round(now - lastHeard)}ms (limits.unresponsiveMs ${unresponsiveMs}); a synchronous loop or a blocking call holds it`);
+      onSilent(
+        `the worker thread stopped answering: no heartbeat for ${Math.round(now - lastHeard)}ms (limits.unresponsiveMs ${unresponsiveMs}); a synchronous loop or a blocking call holds it`,
+      );
     }
   }, checkEveryMs);
   return {

@@ -3,7 +3,8 @@ import type { HookBoot, HookReply } from '../contracts/hook-protocol.js';
 import { hookEntryPath } from './package-root.js';
 
 /** The hook's reply, or why there is none: it overran `timeoutMs`, or its thread died first. */
-export type HookOutcome = HookReply | { readonly stage: 'timeout' } | { readonly stage: 'died'; readonly detail: string };
+export type HookOutcome =
+  HookReply | { readonly stage: 'timeout' } | { readonly stage: 'died'; readonly detail: string };
 
 /**
  * Runs one `runtimesModule` hook in a thread of its own and waits at most `timeoutMs` for its

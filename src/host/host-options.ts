@@ -29,11 +29,21 @@ export const HostOptionsSchema = v.strictObject({
   probeTimeoutMs: v.optional(PositiveMs),
   defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
   recycle: v.optional(
-    v.union([v.literal('each-run'), v.literal('never'), v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) })]),
+    v.union([
+      v.literal('each-run'),
+      v.literal('never'),
+      v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+    ]),
   ),
   onProbe: v.optional(v.function()),
   hookTimeoutMs: v.optional(PositiveMs),
-  breaker: v.optional(v.strictObject({ crashes: v.optional(PositiveInteger), windowMs: v.optional(PositiveMs), cooldownMs: v.optional(PositiveMs) })),
+  breaker: v.optional(
+    v.strictObject({
+      crashes: v.optional(PositiveInteger),
+      windowMs: v.optional(PositiveMs),
+      cooldownMs: v.optional(PositiveMs),
+    }),
+  ),
   limits: v.optional(
     v.strictObject({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
@@ -69,7 +79,10 @@ export interface ResolvedHostOptions {
 export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
   const parsed = v.safeParse(HostOptionsSchema, options);
   if (!parsed.success) {
-    throw new PlurnkExecsError('invalid-configuration', `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`);
+    throw new PlurnkExecsError(
+      'invalid-configuration',
+      `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
+    );
   }
   const { probeTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
   const { onProbe } = options;

@@ -30,6 +30,10 @@ export const CONSUMER_CODES = {
 export type ConsumerCode = keyof typeof CONSUMER_CODES;
 
 /** A failure result the host minted, owned by `exec`, with the code's fixed status. */
-export function hostFailure(code: ConsumerCode, detail: string, extensions: Record<string, JsonValue> = {}): ExecResult & { problem: ProblemDetails } {
+export function hostFailure(
+  code: ConsumerCode,
+  detail: string,
+  extensions: Record<string, JsonValue> = {},
+): ExecResult & { problem: ProblemDetails } {
   return Results.failure(HOST_PROBLEM_OWNER, code, CONSUMER_CODES[code], detail, {}, extensions);
 }

@@ -21,7 +21,10 @@ const EXAMPLE_MISSES: Record<BucketCode, string> = {
 export const InvocationRulesSchema = v.pipe(
   RuntimeInvocationSchema,
   v.forward(
-    v.check((inv) => inv.exclusive !== true || inv.target !== undefined, 'is true, but exclusive needs a target declaration (invocation.target)'),
+    v.check(
+      (inv) => inv.exclusive !== true || inv.target !== undefined,
+      'is true, but exclusive needs a target declaration (invocation.target)',
+    ),
     ['exclusive'],
   ),
   v.forward(
@@ -32,14 +35,24 @@ export const InvocationRulesSchema = v.pipe(
     ['target', 'directory'],
   ),
   v.forward(
-    v.check((inv) => !(inv.example !== undefined && inv.signature !== undefined), 'is declared together with an example; keep exactly one of example or signature'),
+    v.check(
+      (inv) => !(inv.example !== undefined && inv.signature !== undefined),
+      'is declared together with an example; keep exactly one of example or signature',
+    ),
     ['signature'],
   ),
-  v.forward(v.check((inv) => inv.example !== undefined || inv.signature !== undefined, 'is required when there is no signature'), ['example']),
+  v.forward(
+    v.check(
+      (inv) => inv.example !== undefined || inv.signature !== undefined,
+      'is required when there is no signature',
+    ),
+    ['example'],
+  ),
   v.forward(
     v.check(
       (inv) => explainExampleMiss(inv) === undefined,
-      (issue) => `${explainExampleMiss(issue.input as RuntimeInvocation) ?? 'does not fit its buckets'}, so it does not satisfy its own invocation`,
+      (issue) =>
+        `${explainExampleMiss(issue.input as RuntimeInvocation) ?? 'does not fit its buckets'}, so it does not satisfy its own invocation`,
     ),
     ['example'],
   ),

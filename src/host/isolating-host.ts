@@ -42,7 +42,10 @@ export class IsolatingHost implements Host {
     private readonly limit: number,
     private readonly breaker: CrashBreaker,
   ) {
-    this.available = [...tags].filter(([, tag]) => tag.boot.verdict.available).map(([name]) => name).sort();
+    this.available = [...tags]
+      .filter(([, tag]) => tag.boot.verdict.available)
+      .map(([name]) => name)
+      .sort();
     this.memory = new HostMemoryWatch(options.rssMb, options.heartbeatMs, 2 * options.heartbeatMs);
   }
 
@@ -112,7 +115,14 @@ export class IsolatingHost implements Host {
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
   private async run(request: ParsedExecRequest): Promise<ExecOutcome> {
-    const admission = admit(request, this.discovery, (tag) => this.availability(tag), this.available, this.limit, (tag) => this.toolRegistry(tag));
+    const admission = admit(
+      request,
+      this.discovery,
+      (tag) => this.availability(tag),
+      this.available,
+      this.limit,
+      (tag) => this.toolRegistry(tag),
+    );
     if (!admission.ok) return refused(admission.result, null);
     const tag = request.runtime;
     const degraded = this.breaker.degradation(tag);
@@ -123,7 +133,8 @@ export class IsolatingHost implements Host {
     let poisoned = false;
     try {
       const call = await callEffect(handle, admission.target, this.effectOptions());
-      if (this.closing.signal.aborted) return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
+      if (this.closing.signal.aborted)
+        return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
@@ -131,7 +142,14 @@ export class IsolatingHost implements Host {
       const stream = new RunStream(booted.boot.channels!, request.sinks);
       const end = await executeRun({
         handle,
-        request: { runtime: tag, body: request.body, cwd: admission.cwd, target: admission.target, hasEntry: request.sinks?.entry !== undefined, ...(request.env ? { env: request.env } : {}) },
+        request: {
+          runtime: tag,
+          body: request.body,
+          cwd: admission.cwd,
+          target: admission.target,
+          hasEntry: request.sinks?.entry !== undefined,
+          ...(request.env ? { env: request.env } : {}),
+        },
         stream,
         sinks: request.sinks,
         signal: request.signal,
@@ -150,9 +168,19 @@ export class IsolatingHost implements Host {
       stream.finish(end.result.status);
       const reapedProcesses = countLiveProcesses(end.groups);
       await reapGroups(end.groups, this.options.graceMs);
-      const address = request.address ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}` : null;
+      const address = request.address
+        ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
+        : null;
       const containment = { console: end.console, reapedProcesses };
-      return { result: end.result, effect: call.effect, address, channels: stream.channels, notices: stream.notices, violations: stream.violations, containment };
+      return {
+        result: end.result,
+        effect: call.effect,
+        address,
+        channels: stream.channels,
+        notices: stream.notices,
+        violations: stream.violations,
+        containment,
+      };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
     }
@@ -162,7 +190,11 @@ export class IsolatingHost implements Host {
   private usable(tag: string): BootedTag {
     const booted = this.tags.get(tag);
     if (booted?.boot.verdict.available) return booted;
-    const why = booted ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}` : this.discovery.disabled.includes(tag) ? 'is disabled by policy' : 'is not registered';
+    const why = booted
+      ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}`
+      : this.discovery.disabled.includes(tag)
+        ? 'is disabled by policy'
+        : 'is not registered';
     throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
   }
 
@@ -172,14 +204,18 @@ export class IsolatingHost implements Host {
   }
 
   private assertOpen(): void {
-    if (this.closing.signal.aborted) throw new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
+    if (this.closing.signal.aborted)
+      throw new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
   }
 }
 
 /** 503 `runtime-degraded`: the crash-loop breaker holds the tag (docs/faults.md). */
 function degradedFailure(tag: string, degraded: Degradation, limit: number): ExecResult {
   const detail = `runtime ${tag} is degraded: its worker threads crashed ${degraded.crashes} time(s) within the breaker window; it may run again in ${degraded.retryInMs}ms. Last crash: ${degraded.reason}`;
-  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, limit), { lastCrash: ErrorDetail.preview(degraded.reason, limit), retryAfterMs: degraded.retryInMs });
+  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, limit), {
+    lastCrash: ErrorDetail.preview(degraded.reason, limit),
+    retryAfterMs: degraded.retryInMs,
+  });
 }
 
 /** An outcome with no stream: the EXEC was refused, or failed before its run started. */

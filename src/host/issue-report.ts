@@ -13,7 +13,8 @@ const HINTS: Record<string, string> = {
   'invocation.body': 'declare { "role": "one line", "required": true|false }',
   'body.role': 'describe the body in one non-empty line',
   'body.required': 'use true or false',
-  'invocation.target': 'declare { "role", "kind": "literal"|"path"|"resource", "required"?, "directory"? }, or leave target out',
+  'invocation.target':
+    'declare { "role", "kind": "literal"|"path"|"resource", "required"?, "directory"? }, or leave target out',
   'target.role': 'describe the target in one non-empty line',
   'target.required': 'use true or false',
   'target.kind': 'use "literal", "path" or "resource"',
@@ -53,17 +54,32 @@ export function reportIssues(schema: unknown, issues: readonly v.BaseIssue<unkno
   return issues.map((issue) => {
     const keys = (issue.path ?? []).map((item) => String(item.key));
     if (keys.length === 0) {
-      return { field: root.name, problem: issue.kind === 'schema' ? `must be ${describeExpected(issue.expected)}` : issue.message, received: describeValue(issue.input), fix: root.hint };
+      return {
+        field: root.name,
+        problem: issue.kind === 'schema' ? `must be ${describeExpected(issue.expected)}` : issue.message,
+        received: describeValue(issue.input),
+        fix: root.hint,
+      };
     }
-    const field = keys.reduce((path, key) => (/^\d+$/.test(key) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`), '');
+    const field = keys.reduce(
+      (path, key) => (/^\d+$/.test(key) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`),
+      '',
+    );
     const received = describeValue(issue.path === undefined ? issue.input : issue.path.at(-1)?.value);
     if (issue.type === 'strict_object' && issue.expected === 'never') {
       const allowed = listAllowedKeys(schema, keys.slice(0, -1));
-      return { field, problem: 'is not a known field', received, fix: `remove it or correct its spelling${allowed ? ` (allowed here: ${allowed.join(', ')})` : ''}` };
+      return {
+        field,
+        problem: 'is not a known field',
+        received,
+        fix: `remove it or correct its spelling${allowed ? ` (allowed here: ${allowed.join(', ')})` : ''}`,
+      };
     }
     const fix = findHint(keys);
-    if (issue.kind === 'schema' && issue.received === 'undefined' && keys.length > 0) return { field, problem: 'is required', received, fix };
-    if (issue.kind === 'schema') return { field, problem: `must be ${describeExpected(issue.expected)}`, received, fix };
+    if (issue.kind === 'schema' && issue.received === 'undefined' && keys.length > 0)
+      return { field, problem: 'is required', received, fix };
+    if (issue.kind === 'schema')
+      return { field, problem: `must be ${describeExpected(issue.expected)}`, received, fix };
     return { field, problem: issue.message, received, fix };
   });
 }
@@ -87,7 +103,11 @@ function describeExpected(expected: string | null): string {
   if (expected === 'Array') return 'an array';
   if (expected === 'boolean') return 'true or false';
   if (expected === 'string' || expected === 'number') return `a ${expected}`;
-  if (expected?.includes(' | ')) return `one of ${expected.replace(/^\(|\)$/g, '').split(' | ').join(', ')}`;
+  if (expected?.includes(' | '))
+    return `one of ${expected
+      .replace(/^\(|\)$/g, '')
+      .split(' | ')
+      .join(', ')}`;
   return expected ?? 'something else';
 }
 

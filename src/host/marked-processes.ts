@@ -26,7 +26,10 @@ export function findMarkedProcesses(name: string, value: string): MarkedProcess[
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
     const environ = read(`/proc/${entry}/environ`);
     if (environ === undefined || !`\0${environ}`.includes(needle) || isZombie(entry)) continue;
-    found.push({ pid: Number(entry), command: (read(`/proc/${entry}/cmdline`) ?? '').split('\0').filter(Boolean).join(' ') });
+    found.push({
+      pid: Number(entry),
+      command: (read(`/proc/${entry}/cmdline`) ?? '').split('\0').filter(Boolean).join(' '),
+    });
   }
   return found;
 }

@@ -63,7 +63,9 @@ export class HostMemoryWatch {
     const victim = this.pickVictim();
     if (victim === undefined) return;
     this.victim = victim;
-    victim.kill(`the host process's resident memory reached ${Math.round(rss / MB)} MB, over limits.rssMb ${this.rssMb}; this run was the likeliest cause (${this.describe(victim)})`);
+    victim.kill(
+      `the host process's resident memory reached ${Math.round(rss / MB)} MB, over limits.rssMb ${this.rssMb}; this run was the likeliest cause (${this.describe(victim)})`,
+    );
   }
 
   private pickVictim(): WatchedRun | undefined {
@@ -80,6 +82,8 @@ export class HostMemoryWatch {
   }
 
   private describe(run: WatchedRun): string {
-    return run.silentFor() > this.silentMs ? `its thread has been silent for ${Math.round(run.silentFor())}ms` : `it reported ${Math.round(run.footprint() / MB)} MB`;
+    return run.silentFor() > this.silentMs
+      ? `its thread has been silent for ${Math.round(run.silentFor())}ms`
+      : `it reported ${Math.round(run.footprint() / MB)} MB`;
   }
 }

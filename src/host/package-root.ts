@@ -17,7 +17,8 @@ export function packageRoot(): string {
   for (;;) {
     if (readPackageName(join(dir, 'package.json')) === PACKAGE_NAME) return (cached = dir);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${PACKAGE_NAME}: cannot find the package root above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(`${PACKAGE_NAME}: cannot find the package root above ${fileURLToPath(import.meta.url)}`);
     dir = parent;
   }
 }

@@ -54,5 +54,10 @@ function isOff(value: string): boolean {
 }
 
 function parseAllowlist(value: string): Set<string> {
-  return new Set(value.split(',').map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== ''));
+  return new Set(
+    value
+      .split(',')
+      .map((tag) => tag.trim().toLowerCase())
+      .filter((tag) => tag !== ''),
+  );
 }

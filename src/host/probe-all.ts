@@ -34,7 +34,10 @@ export interface ProbeOptions {
 }
 
 /** Probes every tag concurrently, each under its own timeout (§executor-probe). Never rejects. */
-export async function probeAll(tags: ReadonlyMap<string, TagWorkers>, options: ProbeOptions): Promise<Map<string, TagBoot>> {
+export async function probeAll(
+  tags: ReadonlyMap<string, TagWorkers>,
+  options: ProbeOptions,
+): Promise<Map<string, TagBoot>> {
   const entries = await Promise.all(
     [...tags].map(async ([tag, workers]) => {
       const boot = await probeTag(tag, workers, options);
@@ -64,14 +67,23 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   void control.started.then(() => (startedAt = performance.now()));
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
-    await pTimeout(Promise.race([control.started, task]), { milliseconds: LOAD_TIMEOUT_MS, message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms` });
-    const reply = await pTimeout(task, { milliseconds: options.probeTimeoutMs, message: `probe exceeded ${options.probeTimeoutMs}ms` });
+    await pTimeout(Promise.race([control.started, task]), {
+      milliseconds: LOAD_TIMEOUT_MS,
+      message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+    });
+    const reply = await pTimeout(task, {
+      milliseconds: options.probeTimeoutMs,
+      message: `probe exceeded ${options.probeTimeoutMs}ms`,
+    });
     return judgeProbe(reply, elapsed(startedAt), options.limit, tag);
   } catch (error) {
     poisoned = true;
     // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
     control.abort(new DOMException('the probe timed out', 'TimeoutError'));
-    const detail = error instanceof TimeoutError ? error.message : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
+    const detail =
+      error instanceof TimeoutError
+        ? error.message
+        : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
     return { verdict: { available: false, detail, probeMs: elapsed(startedAt) } };
   } finally {
     control.close();
@@ -81,20 +93,27 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
 }
 
 function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: string): TagBoot {
-  const unavailable = (detail: string): TagBoot => ({ verdict: { available: false, detail: ErrorDetail.preview(detail, limit), probeMs } });
+  const unavailable = (detail: string): TagBoot => ({
+    verdict: { available: false, detail: ErrorDetail.preview(detail, limit), probeMs },
+  });
   if (!reply.ok) {
     if (reply.stage === 'load') return unavailable(`the leaf could not be loaded: ${describeError(reply.error)}`);
-    if (reply.stage === 'reply') return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
+    if (reply.stage === 'reply')
+      return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
     return unavailable(`probe threw: ${describeError(reply.error)}`);
   }
   const report = reply.value as ProbeReport;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
-  if (!channels.success) return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
+  if (!channels.success)
+    return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
-    return unavailable(`the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`);
+    return unavailable(
+      `the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`,
+    );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);
-  if (!availability.success) return unavailable(`probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`);
+  if (!availability.success)
+    return unavailable(`probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`);
   let toolRegistry: RuntimeToolRegistry | undefined;
   if (report.toolRegistry !== undefined) {
     try {
@@ -104,8 +123,14 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
     }
   }
   const { available, detail } = availability.output;
-  const verdict: Availability = detail === undefined ? { available, probeMs } : { available, detail: ErrorDetail.preview(detail, limit), probeMs };
-  return { verdict, channels: channels.output, defaultChannel: report.defaultChannel, ...(toolRegistry ? { toolRegistry } : {}) };
+  const verdict: Availability =
+    detail === undefined ? { available, probeMs } : { available, detail: ErrorDetail.preview(detail, limit), probeMs };
+  return {
+    verdict,
+    channels: channels.output,
+    defaultChannel: report.defaultChannel,
+    ...(toolRegistry ? { toolRegistry } : {}),
+  };
 }
 
 function elapsed(since: number | undefined): number {

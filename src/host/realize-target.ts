@@ -16,7 +16,12 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):/;
  * target is dropped. Other schemes are refused: resolving a data-scheme `resource` through
  * READ belongs to the embedding service, which hands the host a local path instead.
  */
-export function realizeTarget(tag: string, invocation: RuntimeInvocation, target: string | null, cwd: string | null): RealizedTarget {
+export function realizeTarget(
+  tag: string,
+  invocation: RuntimeInvocation,
+  target: string | null,
+  cwd: string | null,
+): RealizedTarget {
   const decl = invocation.target;
   if (target === null || target === '' || decl === undefined) return { ok: true, target: null, cwd };
   if (decl.kind === 'literal') return { ok: true, target, cwd };
@@ -26,10 +31,16 @@ export function realizeTarget(tag: string, invocation: RuntimeInvocation, target
     try {
       path = fileURLToPath(target);
     } catch (error) {
-      return { ok: false, detail: `${tag} could not read ${JSON.stringify(target)} as a file:// URL: ${(error as Error).message}` };
+      return {
+        ok: false,
+        detail: `${tag} could not read ${JSON.stringify(target)} as a file:// URL: ${(error as Error).message}`,
+      };
     }
   } else if (scheme !== undefined) {
-    return { ok: false, detail: `${tag} takes a local or file:// path as its target (${decl.kind}); received ${JSON.stringify(target)}` };
+    return {
+      ok: false,
+      detail: `${tag} takes a local or file:// path as its target (${decl.kind}); received ${JSON.stringify(target)}`,
+    };
   }
   if (decl.directory === 'cwd' && isDirectory(isAbsolute(path) ? path : resolve(cwd ?? process.cwd(), path))) {
     return { ok: true, target: null, cwd: isAbsolute(path) ? path : resolve(cwd ?? process.cwd(), path) };

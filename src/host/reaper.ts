@@ -16,7 +16,9 @@ const KILL_SETTLE_MS = 2000;
  */
 export async function reapGroups(pgids: Iterable<number>, graceMs: number): Promise<number[]> {
   const own = ownProcessGroup();
-  let alive = [...new Set(pgids)].filter((pgid) => pgid > 1 && pgid !== own && pgid !== process.pid && liveGroupMembers(pgid).length > 0);
+  let alive = [...new Set(pgids)].filter(
+    (pgid) => pgid > 1 && pgid !== own && pgid !== process.pid && liveGroupMembers(pgid).length > 0,
+  );
   if (alive.length === 0) return [];
   for (const pgid of alive) signalGroup(pgid, 'SIGHUP');
   alive = await waitForExit(alive, graceMs);

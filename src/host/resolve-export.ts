@@ -13,7 +13,11 @@ const CONDITIONS = new Set(['node', 'import', 'default']);
  * `index.js`) and any other subpath is the file it names. Returns the file: URL, or undefined
  * when the package does not export that subpath. Targets that escape the package are refused.
  */
-export function resolveExport(packageDir: string, packageJson: Readonly<Record<string, unknown>>, subpath: string): string | undefined {
+export function resolveExport(
+  packageDir: string,
+  packageJson: Readonly<Record<string, unknown>>,
+  subpath: string,
+): string | undefined {
   const exportsField = packageJson.exports;
   let target: string | undefined;
   if (exportsField === undefined) {

@@ -40,7 +40,12 @@ export interface RunGuard {
  * `unresponsiveMs` (`executor-unresponsive`) and memory past `externalMb` or the host's RSS cap
  * (`memory-limit-exceeded`) resolve `fatal`: neither is helped by waiting. The first fault wins.
  */
-export function guardRun(options: { limits: RunLimits; stream: RunStream; memory: HostMemoryWatch; interrupt: () => void }): RunGuard {
+export function guardRun(options: {
+  limits: RunLimits;
+  stream: RunStream;
+  memory: HostMemoryWatch;
+  interrupt: () => void;
+}): RunGuard {
   const { limits, stream, memory, interrupt } = options;
   let first: RunFault | undefined;
   let printed: RunContainment['console'] = null;
@@ -55,7 +60,13 @@ export function guardRun(options: { limits: RunLimits; stream: RunStream; memory
     if (latch(fault)) resolveFatal(fault);
   };
   const overflow = () => {
-    if (latch({ code: 'output-limit-exceeded', detail: `the run wrote more than limits.outputBytes ${limits.outputBytes} bytes; the output up to the limit is kept` })) interrupt();
+    if (
+      latch({
+        code: 'output-limit-exceeded',
+        detail: `the run wrote more than limits.outputBytes ${limits.outputBytes} bytes; the output up to the limit is kept`,
+      })
+    )
+      interrupt();
   };
   stream.capOutput(limits.outputBytes, overflow);
   const heartbeat = watchHeartbeat({
@@ -85,7 +96,9 @@ export function guardRun(options: { limits: RunLimits; stream: RunStream; memory
           return overflow();
         case 'console':
           printed = { bytes: (printed?.bytes ?? 0) + message.bytes, text: (printed?.text ?? '') + message.text };
-          return stream.violate(`console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`);
+          return stream.violate(
+            `console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`,
+          );
         case 'violation':
           return stream.violate(message.message);
         default:

@@ -46,9 +46,12 @@ export class RunStream {
   write(channel: unknown, chunk: unknown, mimetype?: unknown): void {
     const output = this.accepting('write', channel);
     if (!output) return;
-    if (typeof chunk !== 'string') return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
+    if (typeof chunk !== 'string')
+      return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
-      return this.violate(`write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`);
+      return this.violate(
+        `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
+      );
     }
     const text = this.withinBudget(chunk);
     if (text === '' && chunk !== '') return;
@@ -66,9 +69,14 @@ export class RunStream {
     const output = this.accepting('setState', channel, true);
     if (!output) return;
     const parsed = v.safeParse(ChannelStateSchema, state);
-    if (!parsed.success) return this.violate(`setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`);
+    if (!parsed.success)
+      return this.violate(
+        `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
+      );
     if (!isLegalTransition(output.state, parsed.output)) {
-      return this.violate(`setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`);
+      return this.violate(
+        `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
+      );
     }
     this.applyState(channel as string, output, parsed.output);
   }
@@ -113,10 +121,13 @@ export class RunStream {
   private accepting(sink: string, channel: unknown, stateChange = false): ChannelOutput | undefined {
     if (this.sealed) return void this.violate(`${sink} after run() settled`);
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
-      return void this.violate(`${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`);
+      return void this.violate(
+        `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
+      );
     }
     const output = this.channels[channel]!;
-    if (!stateChange && output.state !== 'active') return void this.violate(`write to ${channel} after it became ${output.state}`);
+    if (!stateChange && output.state !== 'active')
+      return void this.violate(`write to ${channel} after it became ${output.state}`);
     return output;
   }
 
@@ -130,7 +141,9 @@ export class RunStream {
     try {
       call();
     } catch (error) {
-      this.violate(`the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`);
+      this.violate(
+        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 }

@@ -31,28 +31,48 @@ export async function runRuntimesHook(
   const where = `package "${pkg.packageName}" plurnk.runtimesModule ${JSON.stringify(subpath)}`;
   const url = resolveExport(pkg.packageDir, pkg.packageJson, subpath);
   if (url === undefined) {
-    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the package's exports map does not export that subpath. Fix: add ${JSON.stringify(subpath)} to "exports" in its package.json.`);
+    throw new PlurnkExecsError(
+      'invalid-hook',
+      `Invalid runtimes hook in ${where}: the package's exports map does not export that subpath. Fix: add ${JSON.stringify(subpath)} to "exports" in its package.json.`,
+    );
   }
   const outcome = await callHookInThread({ url, env: { ...context.env } }, timeoutMs);
   switch (outcome.stage) {
     case 'load': {
       const cause = deserializeError(outcome.error);
-      throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: ${url} could not be loaded (${describeError(cause)}). Fix: make the module importable.`, { cause });
+      throw new PlurnkExecsError(
+        'invalid-hook',
+        `Invalid runtimes hook in ${where}: ${url} could not be loaded (${describeError(cause)}). Fix: make the module importable.`,
+        { cause },
+      );
     }
     case 'export': {
       const which = outcome.named ? 'its "runtimes" export' : 'it has no "runtimes" export and its default export';
-      throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: ${which} is ${describeValue(outcome.value)}, not a function. Fix: export function runtimes() returning the declarations.`);
+      throw new PlurnkExecsError(
+        'invalid-hook',
+        `Invalid runtimes hook in ${where}: ${which} is ${describeValue(outcome.value)}, not a function. Fix: export function runtimes() returning the declarations.`,
+      );
     }
     case 'call':
     case 'timeout':
     case 'died': {
-      const cause = outcome.stage === 'call' ? deserializeError(outcome.error) : new Error(outcome.stage === 'timeout' ? `it did not settle within ${timeoutMs} ms` : outcome.detail);
-      throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the hook failed: ${describeError(cause)}. Fix: make runtimes() return the declarations without throwing.`, { cause });
+      const cause =
+        outcome.stage === 'call'
+          ? deserializeError(outcome.error)
+          : new Error(outcome.stage === 'timeout' ? `it did not settle within ${timeoutMs} ms` : outcome.detail);
+      throw new PlurnkExecsError(
+        'invalid-hook',
+        `Invalid runtimes hook in ${where}: the hook failed: ${describeError(cause)}. Fix: make runtimes() return the declarations without throwing.`,
+        { cause },
+      );
     }
   }
   const result = outcome.value;
   if (!Array.isArray(result)) {
-    throw new PlurnkExecsError('invalid-hook', `Invalid runtimes hook in ${where}: the hook returned ${describeValue(result)}, not an array. Fix: return an array of runtime declarations (or a promise of one).`);
+    throw new PlurnkExecsError(
+      'invalid-hook',
+      `Invalid runtimes hook in ${where}: the hook returned ${describeValue(result)}, not an array. Fix: return an array of runtime declarations (or a promise of one).`,
+    );
   }
   return result;
 }

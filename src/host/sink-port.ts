@@ -2,7 +2,11 @@ import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:wor
 import { expose, type Endpoint } from 'comlink';
 import { takeQueued } from '../contracts/port-queue.js';
 import * as v from 'valibot';
-import { ClientInteractionRequestSchema, ClientInteractionResolutionSchema, type ClientInteractionResolution } from '../contracts/notice.js';
+import {
+  ClientInteractionRequestSchema,
+  ClientInteractionResolutionSchema,
+  type ClientInteractionResolution,
+} from '../contracts/notice.js';
 import type { SinkApi, SinkCall, SinkWrite } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { EmbeddingSinks } from './host-types.js';
@@ -49,20 +53,28 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     flush: () => {},
     async interact(request) {
       const parsed = v.safeParse(ClientInteractionRequestSchema, request);
-      if (!parsed.success) throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
-      const answer: unknown = sinks.interact ? await sinks.interact(parsed.output) : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
+      if (!parsed.success)
+        throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
+      const answer: unknown = sinks.interact
+        ? await sinks.interact(parsed.output)
+        : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
       const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
       if (!resolution.success) {
-        throw refuse(stream, `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`);
+        throw refuse(
+          stream,
+          `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`,
+        );
       }
       return resolution.output;
     },
     async entry(path, content, opts) {
       const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
-      if (!parsed.success) throw refuse(stream, `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`);
+      if (!parsed.success)
+        throw refuse(stream, `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`);
       if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
       const address: unknown = await sinks.entry(...parsed.output);
-      if (typeof address !== 'string') throw refuse(stream, `the embedding service's entry sink resolved ${typeof address}, not an address string`);
+      if (typeof address !== 'string')
+        throw refuse(stream, `the embedding service's entry sink resolved ${typeof address}, not an address string`);
       return address;
     },
   };
@@ -101,7 +113,8 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
   const endpoint: Endpoint = {
     postMessage: (message, transfer) => port1.postMessage(message, transfer as never),
     addEventListener: (_type, listener) => {
-      comlink = (event) => (typeof listener === 'function' ? listener(event as never) : listener.handleEvent(event as never));
+      comlink = (event) =>
+        typeof listener === 'function' ? listener(event as never) : listener.handleEvent(event as never);
     },
     removeEventListener: () => {
       comlink = undefined;
@@ -121,7 +134,9 @@ function applySinkCall(stream: RunStream, call: SinkCall): void {
     case 'emit':
       return stream.emit(call[1]);
     default:
-      return stream.violate(`unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`);
+      return stream.violate(
+        `unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`,
+      );
   }
 }
 

@@ -40,20 +40,46 @@ const KIND_TEXT = {
 export function renderToolDocument(source: ToolDocumentSource, registry?: RuntimeToolRegistry): ToolDocuments {
   if (registry === undefined) {
     const summary = toInlineCode(renderWitness(source.tag, source.summary, source.invocation).join('\\n'));
-    return { runtime: { summary, markdown: renderDocument(source.tag, summary, renderGeneralInvocation(source), source.details) }, tools: [] };
+    return {
+      runtime: {
+        summary,
+        markdown: renderDocument(source.tag, summary, renderGeneralInvocation(source), source.details),
+      },
+      tools: [],
+    };
   }
-  const headings = registry.tools.map((tool) => renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n'));
-  const invocation = headings.length === 0 ? ['No tools are available: this runtime admits no target.'] : [toFence('plurnk', headings.join('\n\n'))];
+  const headings = registry.tools.map((tool) =>
+    renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n'),
+  );
+  const invocation =
+    headings.length === 0
+      ? ['No tools are available: this runtime admits no target.']
+      : [toFence('plurnk', headings.join('\n\n'))];
   const tools = registry.tools.map((tool) => {
     const summary = toInlineCode(renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\\n'));
     const lines = [`- Target: ${toInlineCode(tool.target)}, exactly.`, ...renderInputRules(tool.invocation, false)];
     lines.push('', toFence('plurnk', renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n')));
-    return { target: tool.target, summary, markdown: renderDocument(`${source.tag} (${tool.target})`, summary, lines, tool.details) };
+    return {
+      target: tool.target,
+      summary,
+      markdown: renderDocument(`${source.tag} (${tool.target})`, summary, lines, tool.details),
+    };
   });
-  return { runtime: { summary: source.summary, markdown: renderDocument(source.tag, source.summary, invocation, source.details) }, tools };
+  return {
+    runtime: {
+      summary: source.summary,
+      markdown: renderDocument(source.tag, source.summary, invocation, source.details),
+    },
+    tools,
+  };
 }
 
-function renderDocument(title: string, summary: string, invocation: readonly string[], details: string | undefined): string {
+function renderDocument(
+  title: string,
+  summary: string,
+  invocation: readonly string[],
+  details: string | undefined,
+): string {
   const parts = [`# ${title}`, '', '## Summary', '', summary, '', '## Invocation', '', ...invocation];
   if (details !== undefined && details.trim() !== '') parts.push('', details.trimEnd());
   return `${parts.join('\n')}\n`;
@@ -68,21 +94,31 @@ function renderWitness(tag: string, summary: string, invocation: RuntimeInvocati
 }
 
 function renderGeneralInvocation(source: ToolDocumentSource): string[] {
-  return [toFence('plurnk', renderWitness(source.tag, source.summary, source.invocation).join('\n')), '', ...renderInputRules(source.invocation, true)];
+  return [
+    toFence('plurnk', renderWitness(source.tag, source.summary, source.invocation).join('\n')),
+    '',
+    ...renderInputRules(source.invocation, true),
+  ];
 }
 
 /** The body and target rules as a Markdown list. */
 function renderInputRules(invocation: RuntimeInvocation, describeTarget: boolean): string[] {
   const { body, target } = invocation;
   const lines = [`- Body: ${body.role}. ${body.required === true ? 'Required.' : 'Optional.'}`];
-  if (invocation.signature !== undefined) lines.push(`- Signature: ${toInlineCode(invocation.signature)} describes the body's shape; it is not a runnable example.`);
+  if (invocation.signature !== undefined)
+    lines.push(
+      `- Signature: ${toInlineCode(invocation.signature)} describes the body's shape; it is not a runnable example.`,
+    );
   if (describeTarget && target === undefined) lines.push('- Target: none; an EXEC that gives one is refused.');
   if (describeTarget && target !== undefined) {
     const directory = target.directory === 'cwd' ? ' A local directory becomes the working directory instead.' : '';
-    lines.push(`- Target \`(…)\`: ${target.role}; ${KIND_TEXT[target.kind]}. ${target.required === true ? 'Required.' : 'Optional.'}${directory}`);
+    lines.push(
+      `- Target \`(…)\`: ${target.role}; ${KIND_TEXT[target.kind]}. ${target.required === true ? 'Required.' : 'Optional.'}${directory}`,
+    );
   }
   if (invocation.exclusive === true) lines.push('- Give a body or a target, not both.');
-  if (body.required !== true && target?.required !== true) lines.push('- Every EXEC gives at least a body or a target.');
+  if (body.required !== true && target?.required !== true)
+    lines.push('- Every EXEC gives at least a body or a target.');
   return lines;
 }
 

@@ -12,18 +12,35 @@ const OneLine = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.regex(/^[^
  * required and `literal`, and an example (if any) whose target is the tool's own.
  */
 export const ToolSchema = v.pipe(
-  v.strictObject({ target: OneLine, summary: OneLine, invocation: InvocationRulesSchema, details: v.optional(v.string()) }),
-  v.forward(v.check((tool) => tool.invocation.target !== undefined, 'is required: a tool declares its target bucket'), ['invocation', 'target']),
+  v.strictObject({
+    target: OneLine,
+    summary: OneLine,
+    invocation: InvocationRulesSchema,
+    details: v.optional(v.string()),
+  }),
   v.forward(
-    v.check((tool) => tool.invocation.target === undefined || tool.invocation.target.required === true, 'must be true: a tool always takes its exact target'),
+    v.check((tool) => tool.invocation.target !== undefined, 'is required: a tool declares its target bucket'),
+    ['invocation', 'target'],
+  ),
+  v.forward(
+    v.check(
+      (tool) => tool.invocation.target === undefined || tool.invocation.target.required === true,
+      'must be true: a tool always takes its exact target',
+    ),
     forwardPath('invocation', 'target', 'required'),
   ),
   v.forward(
-    v.check((tool) => tool.invocation.target === undefined || tool.invocation.target.kind === 'literal', 'must be "literal": a tool target is an exact name'),
+    v.check(
+      (tool) => tool.invocation.target === undefined || tool.invocation.target.kind === 'literal',
+      'must be "literal": a tool target is an exact name',
+    ),
     forwardPath('invocation', 'target', 'kind'),
   ),
   v.forward(
-    v.check((tool) => tool.invocation.example?.target === undefined || tool.invocation.example.target === tool.target, "must equal the tool's own target"),
+    v.check(
+      (tool) => tool.invocation.example?.target === undefined || tool.invocation.example.target === tool.target,
+      "must equal the tool's own target",
+    ),
     forwardPath('invocation', 'example', 'target'),
   ),
 );
@@ -73,12 +90,22 @@ export interface ToolRegistryOwner {
 export function validateToolRegistry(snapshot: unknown, owner: ToolRegistryOwner): RuntimeToolRegistry {
   const result = v.safeParse(ToolRegistrySchema, snapshot, { abortEarly: false });
   if (!result.success) {
-    const lines = reportIssues(ToolRegistrySchema, result.issues, { name: 'the registry', hint: 'return { "tools": [ { "target", "summary", "invocation" } ] }' });
-    const from = owner.packageName === undefined ? `runtime "${owner.runtime}"` : `runtime "${owner.runtime}" (package "${owner.packageName}")`;
-    const count = lines.length === 1 ? '' : ` (${lines.length} problems)`;
-    throw new PlurnkExecsError('invalid-tool-registry', `Invalid tool registry from ${from}${count}:\n${formatIssueLines(lines)}`, {
-      cause: new v.ValiError(result.issues),
+    const lines = reportIssues(ToolRegistrySchema, result.issues, {
+      name: 'the registry',
+      hint: 'return { "tools": [ { "target", "summary", "invocation" } ] }',
     });
+    const from =
+      owner.packageName === undefined
+        ? `runtime "${owner.runtime}"`
+        : `runtime "${owner.runtime}" (package "${owner.packageName}")`;
+    const count = lines.length === 1 ? '' : ` (${lines.length} problems)`;
+    throw new PlurnkExecsError(
+      'invalid-tool-registry',
+      `Invalid tool registry from ${from}${count}:\n${formatIssueLines(lines)}`,
+      {
+        cause: new v.ValiError(result.issues),
+      },
+    );
   }
   const tools = result.output.tools.map((tool) =>
     Object.freeze({

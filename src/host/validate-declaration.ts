@@ -8,7 +8,10 @@ import { RuntimeTag } from './runtime-tag.js';
 const TagSchema = v.pipe(
   v.string(),
   v.regex(RuntimeTag.PATTERN, `must match ${RuntimeTag.SYNTAX} (lowercase URI-scheme syntax)`),
-  v.check((name) => !RuntimeTag.isReserved(name), (issue) => `is reserved: ${RuntimeTag.reservedBy(issue.input as string) ?? 'configuration'} owns that name`),
+  v.check(
+    (name) => !RuntimeTag.isReserved(name),
+    (issue) => `is reserved: ${RuntimeTag.reservedBy(issue.input as string) ?? 'configuration'} owns that name`,
+  ),
 );
 
 /**

@@ -13,10 +13,18 @@ export const ExecManifestSchema = v.pipe(
   v.strictObject({
     kind: v.literal('exec'),
     runtimes: v.optional(v.array(v.unknown())),
-    runtimesModule: v.optional(v.pipe(v.string(), v.regex(/^\.\/\S+$/, 'must be an export subpath such as "./runtimes"'))),
+    runtimesModule: v.optional(
+      v.pipe(v.string(), v.regex(/^\.\/\S+$/, 'must be an export subpath such as "./runtimes"')),
+    ),
     attribution: v.optional(v.unknown()),
   }),
-  v.forward(v.check((m) => m.runtimes !== undefined || m.runtimesModule !== undefined, 'is required unless runtimesModule names a hook'), ['runtimes']),
+  v.forward(
+    v.check(
+      (m) => m.runtimes !== undefined || m.runtimesModule !== undefined,
+      'is required unless runtimesModule names a hook',
+    ),
+    ['runtimes'],
+  ),
 );
 
 /** What discovery needs from a valid `plurnk` block. */
@@ -36,11 +44,18 @@ export interface ExecManifest {
 export function validateExecManifest(pkg: ClaimedPackage): ExecManifest {
   const result = v.safeParse(ExecManifestSchema, pkg.plurnk, { abortEarly: false });
   if (!result.success) {
-    const lines = reportIssues(ExecManifestSchema, result.issues, { name: 'plurnk', hint: 'declare "plurnk": { "kind": "exec", "runtimes": [ … ] }' });
-    for (const line of lines) if (line.field !== 'plurnk') line.field = `plurnk.${line.field}`;
-    throw new PlurnkExecsError('invalid-declaration', `Invalid exec manifest in package "${pkg.packageName}":\n${formatIssueLines(lines)}`, {
-      cause: new v.ValiError(result.issues),
+    const lines = reportIssues(ExecManifestSchema, result.issues, {
+      name: 'plurnk',
+      hint: 'declare "plurnk": { "kind": "exec", "runtimes": [ … ] }',
     });
+    for (const line of lines) if (line.field !== 'plurnk') line.field = `plurnk.${line.field}`;
+    throw new PlurnkExecsError(
+      'invalid-declaration',
+      `Invalid exec manifest in package "${pkg.packageName}":\n${formatIssueLines(lines)}`,
+      {
+        cause: new v.ValiError(result.issues),
+      },
+    );
   }
   const { runtimes, runtimesModule, attribution } = result.output;
   return Object.freeze({

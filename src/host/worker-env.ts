@@ -6,9 +6,33 @@ import { packageRoot } from './package-root.js';
 import { Policy } from './policy.js';
 
 /** Words that mark a variable name as a credential (matched against the name's `_`-separated words). */
-const CREDENTIAL_WORDS = new Set(['TOKEN', 'TOKENS', 'SECRET', 'SECRETS', 'PASSWORD', 'PASSWD', 'PASS', 'KEY', 'KEYS', 'APIKEY', 'CREDENTIAL', 'CREDENTIALS', 'AUTH', 'COOKIE']);
+const CREDENTIAL_WORDS = new Set([
+  'TOKEN',
+  'TOKENS',
+  'SECRET',
+  'SECRETS',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'KEY',
+  'KEYS',
+  'APIKEY',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'AUTH',
+  'COOKIE',
+]);
 /** Fragments that mark a name as a credential wherever they appear (`PGPASSWORD`, `GHTOKEN`). */
-const CREDENTIAL_FRAGMENTS = ['TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', 'APIKEY', 'PRIVATE_KEY', 'ACCESS_KEY'];
+const CREDENTIAL_FRAGMENTS = [
+  'TOKEN',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'CREDENTIAL',
+  'APIKEY',
+  'PRIVATE_KEY',
+  'ACCESS_KEY',
+];
 
 /** True when an environment variable's name looks like it holds a credential. */
 export function isCredentialName(name: string): boolean {
@@ -24,7 +48,11 @@ export function isCredentialName(name: string): boolean {
  * leaf's own package ships in its `.env.defaults` (such as the wasm leaf's memory cap), with
  * their effective values. A run's own env replaces it inside the thread for that run.
  */
-export function workerBaseEnv(hostEnv: NodeJS.ProcessEnv, errorDetailLimit: number, owned: Record<string, string> = {}): Record<string, string> {
+export function workerBaseEnv(
+  hostEnv: NodeJS.ProcessEnv,
+  errorDetailLimit: number,
+  owned: Record<string, string> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(hostEnv)) {
     if (value === undefined || key.toUpperCase().startsWith('PLURNK_') || isCredentialName(key)) continue;
@@ -40,7 +68,10 @@ export function workerBaseEnv(hostEnv: NodeJS.ProcessEnv, errorDetailLimit: numb
  * discovery's environment (an operator's value, else the package's floor). Policy keys stay
  * with discovery: a leaf has no use for them. Only a package's own keys reach its threads.
  */
-export function packageOwnedEnv(discovery: Pick<Discovery, 'env' | 'envDefaults'>, packageName: string): Record<string, string> {
+export function packageOwnedEnv(
+  discovery: Pick<Discovery, 'env' | 'envDefaults'>,
+  packageName: string,
+): Record<string, string> {
   const owned: Record<string, string> = {};
   for (const { key, owner } of discovery.envDefaults ?? []) {
     const value = discovery.env?.[key];

@@ -69,7 +69,8 @@ export class WorkerHandle {
     this.pool.on('message', (message: unknown) => {
       if (!isWorkerControlMessage(message)) return;
       if (message.type === 'process-group') this.strayGroups.add(message.pgid);
-      else if (message.type === 'fault') crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
+      else if (message.type === 'fault')
+        crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
     });
   }
 
@@ -99,7 +100,10 @@ export class WorkerHandle {
         const control = openControlPort();
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
         try {
-          await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [control.workerPort, sinks.workerPort]);
+          await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [
+            control.workerPort,
+            sinks.workerPort,
+          ]);
         } finally {
           control.close();
           sinks.close();
@@ -124,6 +128,7 @@ export class WorkerHandle {
 }
 
 function describeThreadError(error: unknown): string {
-  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') return 'the worker thread ran out of JS heap (limits.heapMb) and died';
+  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
 }

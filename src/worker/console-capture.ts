@@ -29,7 +29,12 @@ export function captureConsole(keepBytes: number): ConsoleCapture {
   let bytes = 0;
   let text = '';
   const record = (chunk: unknown) => {
-    const piece = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : String(chunk);
+    const piece =
+      typeof chunk === 'string'
+        ? chunk
+        : chunk instanceof Uint8Array
+          ? Buffer.from(chunk).toString('utf8')
+          : String(chunk);
     const size = Buffer.byteLength(piece, 'utf8');
     if (bytes < keepBytes) text += utf8Prefix(piece, keepBytes - bytes);
     bytes += size;
@@ -44,7 +49,8 @@ export function captureConsole(keepBytes: number): ConsoleCapture {
     };
     stream.write = write as typeof stream.write;
   }
-  (process as unknown as { _rawDebug: (...parts: unknown[]) => void })._rawDebug = (...parts) => record(`${parts.map(String).join(' ')}\n`);
+  (process as unknown as { _rawDebug: (...parts: unknown[]) => void })._rawDebug = (...parts) =>
+    record(`${parts.map(String).join(' ')}\n`);
   return {
     take() {
       if (bytes === 0) return undefined;

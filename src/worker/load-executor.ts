@@ -16,14 +16,20 @@ export async function loadExecutor(boot: WorkerBoot): Promise<LoadedExecutor> {
     const module = (await import(boot.entryUrl)) as { default?: unknown };
     const Executor = module.default;
     if (typeof Executor !== 'function') {
-      return failure('TypeError', `${boot.entryUrl} has no default export that is an executor class (received ${typeof Executor})`);
+      return failure(
+        'TypeError',
+        `${boot.entryUrl} has no default export that is an executor class (received ${typeof Executor})`,
+      );
     }
     const executor = new (Executor as new (options: { runtime: string; glyph: string }) => BaseExecutor)({
       runtime: boot.tag,
       glyph: boot.glyph,
     });
     if (typeof executor?.run !== 'function') {
-      return failure('TypeError', `the default export of ${boot.entryUrl} constructed an object without a run() method`);
+      return failure(
+        'TypeError',
+        `the default export of ${boot.entryUrl} constructed an object without a run() method`,
+      );
     }
     return { ok: true, executor };
   } catch (error) {

@@ -16,11 +16,17 @@ export type VersionOutcome =
  * (reported through the process-group seam), with `stdin` or /dev/null, under `signal` — an
  * abort kills the group. Resolves the first non-empty output line (stdout, then stderr).
  */
-export function runVersionCommand(binary: string, options: { args?: readonly string[]; stdin?: string; signal?: AbortSignal } = {}): Promise<VersionOutcome> {
+export function runVersionCommand(
+  binary: string,
+  options: { args?: readonly string[]; stdin?: string; signal?: AbortSignal } = {},
+): Promise<VersionOutcome> {
   const { args = ['--version'], stdin, signal } = options;
   if (signal?.aborted) return Promise.resolve({ kind: 'cancelled' });
   return new Promise((resolve) => {
-    const child = spawn(binary, [...args], { detached: true, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(binary, [...args], {
+      detached: true,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     if (child.pid !== undefined) reportProcessGroup(child.pid);
     let output = '';
     const collect = (chunk: Buffer) => {
@@ -46,7 +52,11 @@ export function runVersionCommand(binary: string, options: { args?: readonly str
     child.on('error', (error) => settle({ kind: 'failed', error }));
     child.on('close', (code, killedBy) => {
       if (signal?.aborted) return settle({ kind: 'cancelled' });
-      const line = output.split(/\r?\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+      const line =
+        output
+          .split(/\r?\n/)
+          .find((l) => l.trim() !== '')
+          ?.trim() ?? '';
       settle({ kind: 'exited', code, killedBy, line });
     });
   });

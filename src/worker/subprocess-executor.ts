@@ -68,12 +68,30 @@ export class SubprocessExecutor extends BaseExecutor {
       recipe = this.spawnArgs(args.runtime, args.body, args.target);
     } catch (error) {
       if (!isPlurnkExecsError(error, 'invalid-command')) throw error;
-      return fail(args, Results.failure(owner, 'invalid-command', 400, ErrorDetail.preview(error.message, limit.limit), { exitCode: -1 }, {
-        recovery: 'Fix the quoting of the command line: close every quote and do not end it with a backslash.',
-      }));
+      return fail(
+        args,
+        Results.failure(
+          owner,
+          'invalid-command',
+          400,
+          ErrorDetail.preview(error.message, limit.limit),
+          { exitCode: -1 },
+          {
+            recovery: 'Fix the quoting of the command line: close every quote and do not end it with a backslash.',
+          },
+        ),
+      );
     }
     if (args.cwd !== null && !isDirectory(args.cwd)) {
-      return fail(args, Results.failure(owner, 'spawn-failed', 500, `working directory ${ErrorDetail.preview(args.cwd, limit.limit)} does not exist or is not a directory`));
+      return fail(
+        args,
+        Results.failure(
+          owner,
+          'spawn-failed',
+          500,
+          `working directory ${ErrorDetail.preview(args.cwd, limit.limit)} does not exist or is not a directory`,
+        ),
+      );
     }
     return runProcess(owner, recipe, args, limit.limit);
   }
@@ -95,7 +113,10 @@ function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: num
     // stdio[1] and stdio[2] are 'pipe', so both streams exist.
     const stdout = child.stdout!;
     const stderr = child.stderr!;
-    for (const [channel, stream] of [['stdout', stdout], ['stderr', stderr]] as const) {
+    for (const [channel, stream] of [
+      ['stdout', stdout],
+      ['stderr', stderr],
+    ] as const) {
       stream.setEncoding('utf8');
       stream.on('data', (chunk: string) => args.write(channel, chunk));
     }
@@ -120,9 +141,21 @@ function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: num
 
     child.on('error', (error) => {
       if (pgid !== undefined) return; // errors after a successful spawn surface through 'close'
-      settle(fail(args, Results.failure(owner, 'spawn-failed', 500, `could not start ${recipe.cmd}: ${ErrorDetail.preview(error.message, limit)}`, {}, {
-        recovery: `Check that ${recipe.cmd} is installed and on PATH.`,
-      })));
+      settle(
+        fail(
+          args,
+          Results.failure(
+            owner,
+            'spawn-failed',
+            500,
+            `could not start ${recipe.cmd}: ${ErrorDetail.preview(error.message, limit)}`,
+            {},
+            {
+              recovery: `Check that ${recipe.cmd} is installed and on PATH.`,
+            },
+          ),
+        ),
+      );
     });
     child.on('exit', () => {
       // Pipes held open by a background grandchild must not keep the run alive forever.
@@ -136,20 +169,39 @@ function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: num
 }
 
 /** Maps how the leader ended to a result and closes the channels to match. */
-function finish(owner: string, recipe: SpawnArgs, args: ExecArgs, code: number | null, signal: NodeJS.Signals | null): ExecResult {
+function finish(
+  owner: string,
+  recipe: SpawnArgs,
+  args: ExecArgs,
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): ExecResult {
   const exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
   if (args.signal.aborted) {
-    return fail(args, Results.failure(owner, 'cancelled', 499, `cancelled; ${recipe.cmd} ${describeEnd(code, signal)}`, { exitCode }));
+    return fail(
+      args,
+      Results.failure(owner, 'cancelled', 499, `cancelled; ${recipe.cmd} ${describeEnd(code, signal)}`, { exitCode }),
+    );
   }
   if (code === 0) {
     args.setState('stdout', 'closed');
     args.setState('stderr', 'closed');
     return Results.success(200, { exitCode: 0 });
   }
-  return fail(args, Results.failure(owner, 'nonzero-exit', 500, `${recipe.cmd} ${describeEnd(code, signal)}`, { exitCode }, {
-    recovery: NONZERO_RECOVERY,
-    ...(signal ? { signal } : {}),
-  }));
+  return fail(
+    args,
+    Results.failure(
+      owner,
+      'nonzero-exit',
+      500,
+      `${recipe.cmd} ${describeEnd(code, signal)}`,
+      { exitCode },
+      {
+        recovery: NONZERO_RECOVERY,
+        ...(signal ? { signal } : {}),
+      },
+    ),
+  );
 }
 
 function describeEnd(code: number | null, signal: NodeJS.Signals | null): string {

@@ -1,6 +1,14 @@
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
-import { DEFAULT_WORKER_LIMITS, type ProbeReport, type RunRequest, type TaskReply, type WorkerBoot, type WorkerLimits, type WorkerTask } from '../contracts/protocol.js';
+import {
+  DEFAULT_WORKER_LIMITS,
+  type ProbeReport,
+  type RunRequest,
+  type TaskReply,
+  type WorkerBoot,
+  type WorkerLimits,
+  type WorkerTask,
+} from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from './base-executor.js';
@@ -31,7 +39,12 @@ interface ThreadState {
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
   const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };
-  const escapes = guardEscapes((escape) => reportToHost({ type: 'fault', error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` } }));
+  const escapes = guardEscapes((escape) =>
+    reportToHost({
+      type: 'fault',
+      error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` },
+    }),
+  );
   const violate = (message: string) => reportToHost({ type: 'violation', message });
   banWorkerThreads(violate);
   guardProcessKill(violate);
@@ -60,7 +73,13 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
   };
 }
 
-function perform(task: WorkerTask<MessagePort>, executor: BaseExecutor, control: ControlLink, thread: ThreadState, watch: TaskEscapes): Promise<unknown> | unknown {
+function perform(
+  task: WorkerTask<MessagePort>,
+  executor: BaseExecutor,
+  control: ControlLink,
+  thread: ThreadState,
+  watch: TaskEscapes,
+): Promise<unknown> | unknown {
   switch (task.kind) {
     case 'probe':
       return probe(executor, control);
@@ -93,7 +112,9 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
   const toolRegistry = typeof executor.toolRegistry === 'function' ? executor.toolRegistry() : undefined;
   try {
     const availability = await executor.probe(control.signal);
-    return toolRegistry === undefined ? { channels, defaultChannel, availability } : { channels, defaultChannel, availability, toolRegistry };
+    return toolRegistry === undefined
+      ? { channels, defaultChannel, availability }
+      : { channels, defaultChannel, availability, toolRegistry };
   } finally {
     control.abortLocally();
   }
@@ -105,7 +126,14 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
  * flush barrier, which runs whatever happened: output written before a fault is kept, and
  * nothing the leaf wrote may arrive after its result.
  */
-async function run(executor: BaseExecutor, request: RunRequest, port: MessagePort, control: ControlLink, thread: ThreadState, watch: TaskEscapes): Promise<unknown> {
+async function run(
+  executor: BaseExecutor,
+  request: RunRequest,
+  port: MessagePort,
+  control: ControlLink,
+  thread: ThreadState,
+  watch: TaskEscapes,
+): Promise<unknown> {
   const proxied = proxySinks(port, request.hasEntry);
   const restoreEnv = thread.env.applyRun(request.env);
   const violate = (message: string) => control.send({ type: 'violation', message });
@@ -118,7 +146,9 @@ async function run(executor: BaseExecutor, request: RunRequest, port: MessagePor
     ...(request.env === undefined ? {} : { env: { ...request.env } }),
     signal: control.signal,
     ...proxied.sinks,
-    write: capWrites(proxied.sinks.write, outputBytes, () => control.send({ type: 'output-limit', limitBytes: outputBytes })),
+    write: capWrites(proxied.sinks.write, outputBytes, () =>
+      control.send({ type: 'output-limit', limitBytes: outputBytes }),
+    ),
   };
   const timersAtStart = countPendingTimers();
   try {

@@ -15,7 +15,8 @@ export function banWorkerThreads(report: (message: string) => void): void {
   const threads = require('node:worker_threads') as { Worker: unknown };
   threads.Worker = class ForbiddenWorker {
     constructor() {
-      const message = 'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
+      const message =
+        'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
       report(message);
       throw new PlurnkExecsError('forbidden', message);
     }

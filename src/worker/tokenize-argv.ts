@@ -21,7 +21,8 @@ export function tokenizeArgv(line: string): string[] {
       i += 1;
     } else if (ch === "'") {
       const end = line.indexOf("'", i + 1);
-      if (end === -1) throw new CommandSyntaxError(`unterminated single quote at offset ${i} in ${JSON.stringify(line)}`);
+      if (end === -1)
+        throw new CommandSyntaxError(`unterminated single quote at offset ${i} in ${JSON.stringify(line)}`);
       word += line.slice(i + 1, end);
       inWord = true;
       i = end + 1;

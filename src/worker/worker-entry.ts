@@ -5,7 +5,9 @@ import { createTaskHandler } from './task-handler.js';
 // Loaded by piscina inside a thread the host started for one runtime tag; never imported by
 // leaves or by the host itself (the host only names this file's path).
 if (isMainThread) {
-  throw new Error('@plurnk/plurnk-execs: worker-entry.js runs only inside an executor worker thread started by the host');
+  throw new Error(
+    '@plurnk/plurnk-execs: worker-entry.js runs only inside an executor worker thread started by the host',
+  );
 }
 
 /** The handler piscina calls for every task posted to this thread. */

@@ -15,6 +15,7 @@ export async function rejection(work: Promise<unknown>, code: PlurnkExecsErrorCo
   } catch (caught) {
     error = caught;
   }
-  if (!isPlurnkExecsError(error, code)) throw new Error(`expected a PlurnkExecsError ${code}, got ${String(error)}`, { cause: error });
+  if (!isPlurnkExecsError(error, code))
+    throw new Error(`expected a PlurnkExecsError ${code}, got ${String(error)}`, { cause: error });
   return error;
 }

@@ -12,7 +12,10 @@ export const HOST_FIXTURES = fileURLToPath(new URL('../../fixtures/host/', impor
  * export as the executor module. `disabled` lists tags policy removed; `env` is discovery's
  * environment (the error-detail limit by default).
  */
-export function fixtureDiscovery(packages: string[], extra: { disabled?: string[]; env?: NodeJS.ProcessEnv } = {}): Discovery {
+export function fixtureDiscovery(
+  packages: string[],
+  extra: { disabled?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Discovery {
   const registry = new Map<string, RegistryEntry>();
   const packageAttributions = new Map<string, readonly string[] | null>();
   for (const name of packages) {

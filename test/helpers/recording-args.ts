@@ -1,8 +1,18 @@
-import type { ChannelState, ClientInteractionRequest, ClientInteractionResolution, ExecArgs, Notice } from '../../src/index.js';
+import type {
+  ChannelState,
+  ClientInteractionRequest,
+  ClientInteractionResolution,
+  ExecArgs,
+  Notice,
+} from '../../src/index.js';
 
 /** Everything a run did through its sinks, in order. */
 export interface Recording {
-  events: ({ kind: 'write'; channel: string; chunk: string; mimetype?: string } | { kind: 'state'; channel: string; state: ChannelState } | { kind: 'notice'; notice: Notice })[];
+  events: (
+    | { kind: 'write'; channel: string; chunk: string; mimetype?: string }
+    | { kind: 'state'; channel: string; state: ChannelState }
+    | { kind: 'notice'; notice: Notice }
+  )[];
   /** Concatenated writes per channel. */
   text(channel: string): string;
   /** Last state set per channel (undefined when never set). */
@@ -15,13 +25,19 @@ export interface Recording {
  */
 export function recordingArgs(
   fields: Partial<Omit<ExecArgs, 'write' | 'setState' | 'emit'>> & { runtime: string },
-  interact: (request: ClientInteractionRequest) => Promise<ClientInteractionResolution> = async () => ({ outcome: 'declined' }),
+  interact: (request: ClientInteractionRequest) => Promise<ClientInteractionResolution> = async () => ({
+    outcome: 'declined',
+  }),
 ): { args: ExecArgs; recording: Recording } {
   const events: Recording['events'] = [];
   const recording: Recording = {
     events,
     text: (channel) => events.map((e) => (e.kind === 'write' && e.channel === channel ? e.chunk : '')).join(''),
-    state: (channel) => events.filter((e) => e.kind === 'state' && e.channel === channel).map((e) => (e as { state: ChannelState }).state).at(-1),
+    state: (channel) =>
+      events
+        .filter((e) => e.kind === 'state' && e.channel === channel)
+        .map((e) => (e as { state: ChannelState }).state)
+        .at(-1),
   };
   const args: ExecArgs = {
     body: '',
@@ -30,7 +46,8 @@ export function recordingArgs(
     signal: new AbortController().signal,
     interact,
     ...fields,
-    write: (channel, chunk, mimetype) => void events.push({ kind: 'write', channel, chunk, ...(mimetype ? { mimetype } : {}) }),
+    write: (channel, chunk, mimetype) =>
+      void events.push({ kind: 'write', channel, chunk, ...(mimetype ? { mimetype } : {}) }),
     setState: (channel, state) => void events.push({ kind: 'state', channel, state }),
     emit: (notice) => void events.push({ kind: 'notice', notice }),
   };

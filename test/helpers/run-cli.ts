@@ -16,8 +16,15 @@ export interface CliRun {
 }
 
 /** Starts `plurnk-execs <argv>` in `cwd` with `input` (if any) on stdin. */
-export function startCli(argv: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
-  const child = spawn(process.execPath, [CLI, ...argv], { cwd: options.cwd ?? REPO, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+export function startCli(
+  argv: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): CliRun {
+  const child = spawn(process.execPath, [CLI, ...argv], {
+    cwd: options.cwd ?? REPO,
+    env: options.env ?? process.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -56,7 +56,9 @@ function environOf(pid: string): string {
 
 /** Every call the embedding service's sinks received, in order. */
 export function recordSinks() {
-  const calls: ({ sink: 'write'; channel: string; chunk: string } | { sink: 'setState'; channel: string; state: ChannelState })[] = [];
+  const calls: (
+    { sink: 'write'; channel: string; chunk: string } | { sink: 'setState'; channel: string; state: ChannelState }
+  )[] = [];
   const firstWrite = handshake<string>();
   return {
     calls,

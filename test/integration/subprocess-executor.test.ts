@@ -87,7 +87,9 @@ describe('SubprocessExecutor', () => {
       const inherited = runSh('echo "[$PLURNK_TEST_HOST_ONLY]"');
       await inherited.done;
       expect(inherited.recording.text('stdout')).toBe('[visible]\n');
-      const scoped = runSh('echo "[$PLURNK_TEST_HOST_ONLY][$ONLY_HERE]"', { env: { PATH: process.env.PATH, ONLY_HERE: 'yes' } });
+      const scoped = runSh('echo "[$PLURNK_TEST_HOST_ONLY][$ONLY_HERE]"', {
+        env: { PATH: process.env.PATH, ONLY_HERE: 'yes' },
+      });
       await scoped.done;
       expect(scoped.recording.text('stdout')).toBe('[][yes]\n');
     } finally {

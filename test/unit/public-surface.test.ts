@@ -9,7 +9,12 @@ const ENTRIES = {
 
 /** Every name an entry exports, with the JSDoc text of its declaration (resolving re-exports). */
 function documentation(entry: string): Map<string, string> {
-  const program = ts.createProgram([entry], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true });
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+  });
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(entry)!;
   const docs = new Map<string, string>();
@@ -30,13 +35,37 @@ describe('the public surface', () => {
 
   it('exports what the specification names for leaf authors', () => {
     const names = [...documentation(ENTRIES['@plurnk/plurnk-execs']).keys()];
-    expect(names).toEqual(expect.arrayContaining([
-      'BaseExecutor', 'SubprocessExecutor', 'SpawnArgs', 'CommandSyntaxError', 'tokenizeArgv', 'discover', 'Policy',
-      'RuntimeTag', 'ErrorDetail', 'PLURNK_EXECS_ERROR_DETAIL_LIMIT', 'Results', 'renderJsonResult', 'Advertise',
-      'Notice', 'ClientInteractionRequest', 'ClientInteractionResolution', 'ExecArgs', 'ExecResult', 'SchemeResult',
-      'ProblemDetails', 'ChannelDecl', 'ChannelState', 'Effect', 'RuntimeAvailability', 'RuntimeDecl', 'RuntimeInvocation',
-      'RuntimeToolRegistry',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'BaseExecutor',
+        'SubprocessExecutor',
+        'SpawnArgs',
+        'CommandSyntaxError',
+        'tokenizeArgv',
+        'discover',
+        'Policy',
+        'RuntimeTag',
+        'ErrorDetail',
+        'PLURNK_EXECS_ERROR_DETAIL_LIMIT',
+        'Results',
+        'renderJsonResult',
+        'Advertise',
+        'Notice',
+        'ClientInteractionRequest',
+        'ClientInteractionResolution',
+        'ExecArgs',
+        'ExecResult',
+        'SchemeResult',
+        'ProblemDetails',
+        'ChannelDecl',
+        'ChannelState',
+        'Effect',
+        'RuntimeAvailability',
+        'RuntimeDecl',
+        'RuntimeInvocation',
+        'RuntimeToolRegistry',
+      ]),
+    );
     expect(documentation(ENTRIES['@plurnk/plurnk-execs/host']).has('createHost')).toBe(true);
   });
 });

@@ -22,7 +22,14 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
   const host = await bootHost(discovery, { recycle: 'never' });
   const peer = await startPortPeer();
   // The floor of any dispatch built on piscina tasks: the same pool settings as the host's threads.
-  const pool = new Piscina({ filename: PISCINA_ECHO, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, atomics: 'disabled', recordTiming: false });
+  const pool = new Piscina({
+    filename: PISCINA_ECHO,
+    minThreads: 1,
+    maxThreads: 1,
+    idleTimeout: Infinity,
+    atomics: 'disabled',
+    recordTiming: false,
+  });
   await pool.run(0);
   const executor = await constructInProcess(entry.entryUrl);
   const args = noopArgs();
@@ -49,8 +56,20 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     const rows: BenchRow[] = [
       { name: 'bare MessagePort round trip (plain worker)', unit: 'µs', subject: port },
       { name: 'no-op run() in-process', unit: 'µs', subject: inProcess },
-      { name: 'piscina task round trip (1-thread pool, atomics off)', unit: 'µs', subject: piscina, baseline: bare, ratio: piscina.median / port.median },
-      { name: 'host.effect() (one task, warm thread)', unit: 'µs', subject: effect, baseline: bare, ratio: effect.median / port.median },
+      {
+        name: 'piscina task round trip (1-thread pool, atomics off)',
+        unit: 'µs',
+        subject: piscina,
+        baseline: bare,
+        ratio: piscina.median / port.median,
+      },
+      {
+        name: 'host.effect() (one task, warm thread)',
+        unit: 'µs',
+        subject: effect,
+        baseline: bare,
+        ratio: effect.median / port.median,
+      },
       {
         name: 'host.exec() no-op (warm thread)',
         unit: 'µs',
@@ -61,14 +80,20 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
         target: target(overhead, '<=', 2),
       },
     ];
-    return { name: 'dispatch', rows, notes: ['Every host.exec() here also calls effect() once in the thread, as the contract asks.'] };
+    return {
+      name: 'dispatch',
+      rows,
+      notes: ['Every host.exec() here also calls effect() once in the thread, as the contract asks.'],
+    };
   } finally {
     await Promise.all([host.close(), peer.close(), pool.destroy()]);
   }
 }
 
 async function constructInProcess(entryUrl: string): Promise<BaseExecutor> {
-  const module = (await import(entryUrl)) as { default: new (options: { runtime: string; glyph: string }) => BaseExecutor };
+  const module = (await import(entryUrl)) as {
+    default: new (options: { runtime: string; glyph: string }) => BaseExecutor;
+  };
   return new module.default({ runtime: 'noop', glyph: '' });
 }
 

@@ -31,9 +31,13 @@ export async function benchMemory(context: BenchContext): Promise<ScenarioReport
     samples.host.push(host);
     samples.bare.push(bare);
   }
-  const perThread = (answers: MemoryAnswer[], at: 'afterMb' | 'settledMb') => summarize(answers.map((answer) => (answer[at] - answer.beforeMb) / threads));
+  const perThread = (answers: MemoryAnswer[], at: 'afterMb' | 'settledMb') =>
+    summarize(answers.map((answer) => (answer[at] - answer.beforeMb) / threads));
   const rows: BenchRow[] = [];
-  for (const [at, label] of [['afterMb', 'just booted'], ['settledMb', `at rest (lowest in ${settleMs / 1000} s idle)`]] as const) {
+  for (const [at, label] of [
+    ['afterMb', 'just booted'],
+    ['settledMb', `at rest (lowest in ${settleMs / 1000} s idle)`],
+  ] as const) {
     const idle = perThread(samples.host, at);
     const floor = perThread(samples.bare, at);
     rows.push({
@@ -68,6 +72,8 @@ export async function benchMemory(context: BenchContext): Promise<ScenarioReport
 }
 
 async function measureInChild(request: MemoryRequest): Promise<MemoryAnswer> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, JSON.stringify(request)], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, JSON.stringify(request)], {
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(stdout) as MemoryAnswer;
 }

@@ -39,9 +39,17 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   for (let round = 0; round < rounds; round++) {
     context.progress(`probe: round ${round + 1}/${rounds} over ${leaves.length} tags`);
     for (const leaf of leaves) {
-      const workers = new TagWorkers({ boot: { tag: leaf.tag, glyph: leaf.glyph, entryUrl: leaf.entryUrl }, env }, 'never', DEFAULT_KILL_GRACE_MS);
+      const workers = new TagWorkers(
+        { boot: { tag: leaf.tag, glyph: leaf.glyph, entryUrl: leaf.entryUrl }, env },
+        'never',
+        DEFAULT_KILL_GRACE_MS,
+      );
       let verdict: Awaited<ReturnType<typeof probeTag>> | undefined;
-      push(isolated.cold, leaf.tag, await timeMs(async () => (verdict = await probeTag(leaf.tag, workers, probeOptions))));
+      push(
+        isolated.cold,
+        leaf.tag,
+        await timeMs(async () => (verdict = await probeTag(leaf.tag, workers, probeOptions))),
+      );
       if (!verdict?.verdict.available) unavailable.add(leaf.tag);
       const budget = performance.now() + warmBudgetMs;
       for (let i = 0; i < warmPerRound && (i < 3 || performance.now() < budget); i++) {
@@ -63,13 +71,34 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
 
   const rows: BenchRow[] = [];
   for (const leaf of leaves) {
-    rows.push(compare(`${leaf.tag} cold probe (thread start → verdict)`, isolated.cold.get(leaf.tag)!, 'in-process import + probe', inProcess.cold.get(leaf.tag)!));
-    rows.push(compare(`${leaf.tag} warm probe`, isolated.warm.get(leaf.tag)!, 'in-process probe()', inProcess.warm.get(leaf.tag)!));
+    rows.push(
+      compare(
+        `${leaf.tag} cold probe (thread start → verdict)`,
+        isolated.cold.get(leaf.tag)!,
+        'in-process import + probe',
+        inProcess.cold.get(leaf.tag)!,
+      ),
+    );
+    rows.push(
+      compare(
+        `${leaf.tag} warm probe`,
+        isolated.warm.get(leaf.tag)!,
+        'in-process probe()',
+        inProcess.warm.get(leaf.tag)!,
+      ),
+    );
   }
-  const whole = compare(`boot of all ${leaves.length} tags (bootHost)`, boot.isolated, 'in-process, concurrently', boot.inProcess);
+  const whole = compare(
+    `boot of all ${leaves.length} tags (bootHost)`,
+    boot.isolated,
+    'in-process, concurrently',
+    boot.inProcess,
+  );
   rows.push({ ...whole, target: target(whole.ratio!, '<=', 2) });
   const notes = [source + `: ${leaves.map((leaf) => `${leaf.tag} (${leaf.packageName})`).join(', ')}.`];
-  notes.push('In-process baselines run in a fresh Node process per sample with the library already imported, timed from inside; a tag that shares its package with an earlier tag finds the module cached there, but every thread imports it anew.');
+  notes.push(
+    'In-process baselines run in a fresh Node process per sample with the library already imported, timed from inside; a tag that shares its package with an earlier tag finds the module cached there, but every thread imports it anew.',
+  );
   if (unavailable.size > 0) notes.push(`Probed unavailable here: ${[...unavailable].join(', ')}.`);
   return { name: 'probe', rows, notes };
 }

@@ -20,8 +20,12 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
     const fresh = await bootHost(discovery, { recycle: 'each-run' });
     const warm = await bootHost(discovery, { recycle: 'never' });
     try {
-      const plan = context.quick ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS } : { rounds: 10, perRound: 5, warmup: 3, gapMs: GAP_MS };
-      context.progress(`recycle: ${plan.rounds * plan.perRound} runs after a recycle and as many warm, ${GAP_MS} ms apart`);
+      const plan = context.quick
+        ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS }
+        : { rounds: 10, perRound: 5, warmup: 3, gapMs: GAP_MS };
+      context.progress(
+        `recycle: ${plan.rounds * plan.perRound} runs after a recycle and as many warm, ${GAP_MS} ms apart`,
+      );
       const samples = await sampleInterleaved({ fresh: () => execNoop(fresh), warm: () => execNoop(warm) }, plan);
       const subject = summarize(toMicros(samples.fresh));
       const baseline = summarize(toMicros(samples.warm));
@@ -39,7 +43,11 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
     }
   }
 
-  const policies: [string, RecyclePolicy][] = [['never', 'never'], ['{ afterRuns: 100 }', { afterRuns: 100 }], ["'each-run'", 'each-run']];
+  const policies: [string, RecyclePolicy][] = [
+    ['never', 'never'],
+    ['{ afterRuns: 100 }', { afterRuns: 100 }],
+    ["'each-run'", 'each-run'],
+  ];
   const windowMs = context.quick ? 1000 : 4000;
   const rounds = context.quick ? 1 : 3;
   const rates = new Map<string, number[]>(policies.map(([label]) => [label, []]));
@@ -57,18 +65,27 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
   const never = summarize(rates.get('never')!);
   for (const [label] of policies) {
     const stat = summarize(rates.get(label)!);
-    rows.push({ name: `runs/s back to back, ${label}`, unit: 'runs/s', subject: stat, baseline: { name: "'never'", stat: never }, ratio: stat.median / never.median });
+    rows.push({
+      name: `runs/s back to back, ${label}`,
+      unit: 'runs/s',
+      subject: stat,
+      baseline: { name: "'never'", stat: never },
+      ratio: stat.median / never.median,
+    });
   }
   return {
     name: 'recycle',
     rows,
-    notes: [`Runs/s: one caller issuing no-op runs one after another for ${windowMs / 1000} s per round; ${rounds} round(s) per policy.`],
+    notes: [
+      `Runs/s: one caller issuing no-op runs one after another for ${windowMs / 1000} s per round; ${rounds} round(s) per policy.`,
+    ],
   };
 }
 
 async function execNoop(host: Host): Promise<void> {
   const outcome = await host.exec({ runtime: 'noop', body: 'x' });
-  if (outcome.result.status !== 200) throw new Error(`recycle: the no-op run failed: ${JSON.stringify(outcome.result)}`);
+  if (outcome.result.status !== 200)
+    throw new Error(`recycle: the no-op run failed: ${JSON.stringify(outcome.result)}`);
 }
 
 async function runsPerSecond(host: Host, windowMs: number): Promise<number> {

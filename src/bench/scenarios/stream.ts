@@ -15,11 +15,20 @@ const MB = 1024 * 1024;
  */
 export async function benchStream(context: BenchContext): Promise<ScenarioReport> {
   // 512 × 64 KiB is 32 MiB: above the default per-run output cap (16 MiB), which would end the run.
-  const host = await bootHost(await discoverFixtures('exec-streams'), { recycle: 'never', limits: { outputBytes: 64 * 1024 * 1024 } });
+  const host = await bootHost(await discoverFixtures('exec-streams'), {
+    recycle: 'never',
+    limits: { outputBytes: 64 * 1024 * 1024 },
+  });
   const peer = await startPortPeer();
   const cases = context.quick
-    ? [{ label: '64 KiB', count: 128, size: 65536 }, { label: '16 B', count: 20_000, size: 16 }]
-    : [{ label: '64 KiB', count: 512, size: 65536 }, { label: '16 B', count: 100_000, size: 16 }];
+    ? [
+        { label: '64 KiB', count: 128, size: 65536 },
+        { label: '16 B', count: 20_000, size: 16 },
+      ]
+    : [
+        { label: '64 KiB', count: 512, size: 65536 },
+        { label: '16 B', count: 100_000, size: 16 },
+      ];
   const plan = context.quick ? { rounds: 3, perRound: 2, warmup: 1 } : { rounds: 8, perRound: 3, warmup: 2 };
   const rows: BenchRow[] = [];
   try {
@@ -45,7 +54,11 @@ export async function benchStream(context: BenchContext): Promise<ScenarioReport
         target: target(ratio, '>=', 0.8),
       });
     }
-    return { name: 'stream', rows, notes: ['Host figures include the EXEC round trip (effect() and run dispatch) around the writes.'] };
+    return {
+      name: 'stream',
+      rows,
+      notes: ['Host figures include the EXEC round trip (effect() and run dispatch) around the writes.'],
+    };
   } finally {
     await Promise.all([host.close(), peer.close()]);
   }

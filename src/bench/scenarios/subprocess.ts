@@ -35,7 +35,10 @@ export async function benchSubprocess(context: BenchContext): Promise<ScenarioRe
     };
     return {
       name: 'subprocess',
-      rows: [row(`sh 'true' via host, warm thread ('never')`, samples.never), row(`sh 'true' via host, 'each-run', back to back`, samples.eachRun)],
+      rows: [
+        row(`sh 'true' via host, warm thread ('never')`, samples.never),
+        row(`sh 'true' via host, 'each-run', back to back`, samples.eachRun),
+      ],
       notes: [source, 'Both host figures include effect(), process-group reporting and the reap check after the run.'],
     };
   } finally {

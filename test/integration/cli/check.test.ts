@@ -30,7 +30,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['run-rejects', ['run-rejects.example', 'run-rejects.result']],
   ['run-never-settles', ['run-never-settles.example', 'run-never-settles.signal']],
   ['run-spins', ['run-spins.example', 'run-spins.signal']],
-  ['run-blocks-in-exec-sync', ['run-blocks-in-exec-sync.example', 'run-blocks-in-exec-sync.signal', 'run-blocks-in-exec-sync.processes']],
+  [
+    'run-blocks-in-exec-sync',
+    ['run-blocks-in-exec-sync.example', 'run-blocks-in-exec-sync.signal', 'run-blocks-in-exec-sync.processes'],
+  ],
   ['ignores-abort', ['ignores-abort.example', 'ignores-abort.signal']],
   ['run-exits', ['run-exits.example', 'run-exits.result']],
   ['late-uncaught-exception', ['late-uncaught-exception.example', 'late-uncaught-exception.result']],
@@ -52,7 +55,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['console-spam', ['console-spam.console']],
   ['writes-undeclared', ['writes-undeclared.undeclaredChannels']],
   ['mutates-args', ['mutates-args.example', 'mutates-args.result', 'mutates-args.violations']],
-  ['starts-worker-thread', ['starts-worker-thread.example', 'starts-worker-thread.result', 'starts-worker-thread.violations']],
+  [
+    'starts-worker-thread',
+    ['starts-worker-thread.example', 'starts-worker-thread.result', 'starts-worker-thread.violations'],
+  ],
   ['signals-its-host', ['signals-its-host.example', 'signals-its-host.result', 'signals-its-host.violations']],
   ['retains-state', ['retains-state.state']],
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
@@ -64,13 +70,17 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
 ];
 
 describe('plurnk-execs check against the zoo', () => {
-  it.each(ZOO_VERDICTS)('gives %s the verdict it deserves', async (name, mustFail, mayFail = []) => {
-    const report = await checkPackage(zooDirs(name)[0]!, QUICK);
-    const failed = failures(report);
-    expect(failed).toEqual(expect.arrayContaining(mustFail));
-    expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
-    expect(report.clean).toBe(mustFail.length === 0 && report.tags.length > 0);
-  }, 60_000);
+  it.each(ZOO_VERDICTS)(
+    'gives %s the verdict it deserves',
+    async (name, mustFail, mayFail = []) => {
+      const report = await checkPackage(zooDirs(name)[0]!, QUICK);
+      const failed = failures(report);
+      expect(failed).toEqual(expect.arrayContaining(mustFail));
+      expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
+      expect(report.clean).toBe(mustFail.length === 0 && report.tags.length > 0);
+    },
+    60_000,
+  );
 
   it('fails a package whose runtimes hook never settles, at discovery', async () => {
     const report = await checkPackage(fixture('hooks', 'hook-hangs'), QUICK);
@@ -94,41 +104,70 @@ describe('plurnk-execs check against the zoo', () => {
   });
 
   it('names what it found: the escaped process it killed, the console text, the retained state', async () => {
-    const [setsid, spam, state] = await Promise.all(['child-escapes-setsid', 'console-spam', 'retains-state'].map((name) => checkPackage(zooDirs(name)[0]!, QUICK)));
-    expect(setsid!.tags[0]!.checks.processes.detail).toMatch(/^\d+ process\(es\) outlived their runs where the host could not reach them \(unreported process groups\): \d+ \(sleep 1000\)(, \d+ \(sleep 1000\))*; check killed them$/);
-    expect(spam!.tags[0]!.checks.console.detail).toMatch(/^printed \d+ bytes through console\.\*, stdout or stderr instead of a declared channel: "zoo-console-spam line 0\\n/);
+    const [setsid, spam, state] = await Promise.all(
+      ['child-escapes-setsid', 'console-spam', 'retains-state'].map((name) => checkPackage(zooDirs(name)[0]!, QUICK)),
+    );
+    expect(setsid!.tags[0]!.checks.processes.detail).toMatch(
+      /^\d+ process\(es\) outlived their runs where the host could not reach them \(unreported process groups\): \d+ \(sleep 1000\)(, \d+ \(sleep 1000\))*; check killed them$/,
+    );
+    expect(spam!.tags[0]!.checks.console.detail).toMatch(
+      /^printed \d+ bytes through console\.\*, stdout or stderr instead of a declared channel: "zoo-console-spam line 0\\n/,
+    );
     expect(state!.tags[0]!.checks.state.detail).toContain('"out":"run 2"');
   });
 });
 
 describe('plurnk-execs check (the command)', () => {
-  it.each(['common', 'git', 'jq', 'sqlite', 'wasm'])('finds the built-in %s leaf clean and exits 0', async (leaf) => {
-    const { code, stdout, stderr } = await runCli(['check', join('src', 'leaves', leaf), '--json', '--probe-timeout', '30000']);
-    // A CLI that printed no report says why on stderr: show it with the failure.
-    expect(stdout, `exit ${code}; stderr: ${stderr}`).not.toBe('');
-    const report = JSON.parse(stdout) as CheckReport;
-    expect(report).toMatchObject({ schema: 'plurnk-execs/check@1', clean: true, package: { name: `@plurnk/plurnk-execs-${leaf}` }, discovery: { verdict: 'pass', error: null } });
-    for (const tag of report.tags) {
-      if (tag.verdict === 'skip') {
-        // Only interpreters missing from this machine may be skipped, with the probe's own words.
-        expect(['deno', 'bun']).toContain(tag.tag);
-        expect(tag.probe).toMatchObject({ verdict: 'skip', available: false, detail: `${tag.tag} not on PATH (install: npm install -g ${tag.tag})` });
-        continue;
+  it.each(['common', 'git', 'jq', 'sqlite', 'wasm'])(
+    'finds the built-in %s leaf clean and exits 0',
+    async (leaf) => {
+      const { code, stdout, stderr } = await runCli([
+        'check',
+        join('src', 'leaves', leaf),
+        '--json',
+        '--probe-timeout',
+        '30000',
+      ]);
+      // A CLI that printed no report says why on stderr: show it with the failure.
+      expect(stdout, `exit ${code}; stderr: ${stderr}`).not.toBe('');
+      const report = JSON.parse(stdout) as CheckReport;
+      expect(report).toMatchObject({
+        schema: 'plurnk-execs/check@1',
+        clean: true,
+        package: { name: `@plurnk/plurnk-execs-${leaf}` },
+        discovery: { verdict: 'pass', error: null },
+      });
+      for (const tag of report.tags) {
+        if (tag.verdict === 'skip') {
+          // Only interpreters missing from this machine may be skipped, with the probe's own words.
+          expect(['deno', 'bun']).toContain(tag.tag);
+          expect(tag.probe).toMatchObject({
+            verdict: 'skip',
+            available: false,
+            detail: `${tag.tag} not on PATH (install: npm install -g ${tag.tag})`,
+          });
+          continue;
+        }
+        expect(tag.verdict).toBe('pass');
+        expect(tag.example.status).toBe(200);
       }
-      expect(tag.verdict).toBe('pass');
-      expect(tag.example.status).toBe(200);
-    }
-    expect(code).toBe(0);
-  }, 180_000);
+      expect(code).toBe(0);
+    },
+    180_000,
+  );
 
   it('prints a table, the reason for every failure, and the verdict; exits 1 when not clean', async () => {
     const { code, stdout } = await runCli(['check', zooDirs('run-throws')[0]!, '--timeout', '3000', '--grace', '300']);
     expect(code).toBe(1);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^check zoo-run-throws \(.*fixtures\/zoo\/run-throws\)$/);
-    expect(lines[1]).toMatch(/^TAG\s+MANIFEST\s+PROBE\s+EXAMPLE\s+UNDECLARED\s+CONSOLE\s+SIGNAL\s+PROCESSES\s+STATE\s+RESULT\s+VIOLATIONS\s+VERDICT$/);
+    expect(lines[1]).toMatch(
+      /^TAG\s+MANIFEST\s+PROBE\s+EXAMPLE\s+UNDECLARED\s+CONSOLE\s+SIGNAL\s+PROCESSES\s+STATE\s+RESULT\s+VIOLATIONS\s+VERDICT$/,
+    );
     expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAIL$/);
-    expect(stdout).toContain('run-throws example: https://plurnk.dev/problems/exec/executor-threw: run() threw: RangeError: run-throws gave up');
+    expect(stdout).toContain(
+      'run-throws example: https://plurnk.dev/problems/exec/executor-threw: run() threw: RangeError: run-throws gave up',
+    );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
     expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');
   });
@@ -155,7 +194,9 @@ describe('plurnk-execs check (the command)', () => {
     writeFileSync(join(dir, 'package.json'), '{"name":"plain"}');
     const { code, stderr } = await runCli(['check', dir]);
     expect(code).toBe(1);
-    expect(stderr).toBe(`plurnk-execs check: ${dir} holds no exec package: its package.json is missing, unreadable, or does not declare "plurnk": { "kind": "exec" }\n`);
+    expect(stderr).toBe(
+      `plurnk-execs check: ${dir} holds no exec package: its package.json is missing, unreadable, or does not declare "plurnk": { "kind": "exec" }\n`,
+    );
   });
 
   it('resolves a relative package directory against the current directory', async () => {

@@ -6,7 +6,27 @@ import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter, until } from '../../helpers/processes.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
 
-const BUILT_IN = ['sh', 'bash', 'node', 'python', 'python3', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'tcl', 'bc', 'awk', 'git', 'jq', 'sqlite', 'wat', 'wasm'];
+const BUILT_IN = [
+  'sh',
+  'bash',
+  'node',
+  'python',
+  'python3',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'deno',
+  'bun',
+  'tcl',
+  'bc',
+  'awk',
+  'git',
+  'jq',
+  'sqlite',
+  'wat',
+  'wasm',
+];
 
 /** A project directory whose node_modules holds the named host fixtures. */
 function projectWith(fixtures: string[]): string {
@@ -20,13 +40,22 @@ describe('plurnk-execs probe', () => {
   it('boots the built-in leaves and reports every tag as JSON', async () => {
     const { code, stdout } = await runCli(['probe', '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { bootMs: number; cores: number; node: string; tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[] };
+    const report = JSON.parse(stdout) as {
+      bootMs: number;
+      cores: number;
+      node: string;
+      tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
+    };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
     expect(report.node).toBe(process.version);
     expect(report.bootMs).toBeGreaterThan(0);
     const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
     expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
-    expect(row('jq')).toMatchObject({ package: '@plurnk/plurnk-execs-jq', available: true, detail: 'jq-1.8.2 (jq-wasm)' });
+    expect(row('jq')).toMatchObject({
+      package: '@plurnk/plurnk-execs-jq',
+      available: true,
+      detail: 'jq-1.8.2 (jq-wasm)',
+    });
     expect(row('deno')).toMatchObject({ available: false, detail: 'deno not on PATH (install: npm install -g deno)' });
   });
 
@@ -35,12 +64,16 @@ describe('plurnk-execs probe', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TAG\s+PACKAGE\s+AVAILABLE\s+PROBE\s+DETAIL$/);
-    expect(lines.find((line) => line.startsWith('git '))).toMatch(/@plurnk\/plurnk-execs-git\s+yes\s+\d+ ms\s+git version/);
+    expect(lines.find((line) => line.startsWith('git '))).toMatch(
+      /@plurnk\/plurnk-execs-git\s+yes\s+\d+ ms\s+git version/,
+    );
     expect(lines.at(-1)).toMatch(/^booted 19 tags \(\d+ available\) in \d+ ms$/);
   });
 
   it('shows a progress line on stderr while a slow probe holds the boot', async () => {
-    const { code, stdout, stderr } = await runCli(['probe', '--timeout', '1500'], { cwd: projectWith(['exec-probe-hangs', 'exec-echo']) });
+    const { code, stdout, stderr } = await runCli(['probe', '--timeout', '1500'], {
+      cwd: projectWith(['exec-probe-hangs', 'exec-echo']),
+    });
     expect(code).toBe(0);
     // Which tags are still pending when the line is printed depends on the machine; that it is printed does not.
     expect(stderr).toMatch(/^probing 5 tags: \d done, waiting for [a-z-]+/m);
@@ -143,7 +176,10 @@ describe('plurnk-execs bench', () => {
   it('runs a named scenario and reports each figure against its same-run baseline as JSON', async () => {
     const { code, stdout, stderr } = await runCli(['bench', 'stream', '--quick', '--json']);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { machine: { cores: number; node: string }; scenarios: { name: string; rows: { name: string; ratio: number | null; baseline: { name: string } | null }[] }[] };
+    const report = JSON.parse(stdout) as {
+      machine: { cores: number; node: string };
+      scenarios: { name: string; rows: { name: string; ratio: number | null; baseline: { name: string } | null }[] }[];
+    };
     expect(report.machine.node).toBe(process.version);
     expect(report.scenarios.map((scenario) => scenario.name)).toEqual(['stream']);
     for (const row of report.scenarios[0]!.rows) {
@@ -156,7 +192,9 @@ describe('plurnk-execs bench', () => {
   it('refuses an unknown scenario before running anything', async () => {
     const { code, stderr, stdout } = await runCli(['bench', 'warp-speed']);
     expect(code).toBe(2);
-    expect(stderr).toContain('unknown benchmark scenario "warp-speed": choose from probe, dispatch, stream, subprocess, recycle, memory');
+    expect(stderr).toContain(
+      'unknown benchmark scenario "warp-speed": choose from probe, dispatch, stream, subprocess, recycle, memory',
+    );
     expect(stdout).toBe('');
   });
 });
@@ -187,15 +225,24 @@ describe('plurnk-execs doc, help and version', () => {
     expect(stderr).toMatch(/runtime tag "cobol" is not installed; installed: awk, bash, bc,/);
   });
 
-  it.each([['--help'], ['probe', '--help'], ['exec', '-h'], ['doc', '--help'], ['bench', '--help']])('prints usage for %j and exits 0', async (...argv) => {
-    const { code, stdout } = await runCli(argv);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: plurnk-execs /);
-  });
+  it.each([['--help'], ['probe', '--help'], ['exec', '-h'], ['doc', '--help'], ['bench', '--help']])(
+    'prints usage for %j and exits 0',
+    async (...argv) => {
+      const { code, stdout } = await runCli(argv);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^Usage: plurnk-execs /);
+    },
+  );
 
   it('refuses an unknown command and a bare invocation with exit 2', async () => {
-    expect(await runCli(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('unknown command "frobnicate"; commands: probe, exec, doc, check, bench') });
-    expect(await runCli([])).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: plurnk-execs <command>') });
+    expect(await runCli(['frobnicate'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('unknown command "frobnicate"; commands: probe, exec, doc, check, bench'),
+    });
+    expect(await runCli([])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Usage: plurnk-execs <command>'),
+    });
   });
 
   it('prints the package version', async () => {

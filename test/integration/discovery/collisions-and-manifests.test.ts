@@ -10,11 +10,26 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('a tag claimed twice fails hard', () => {
   test.each<[string, string[], string]>([
-    ['two packages, first claimant first', ['@acme/first-sh', 'zeta-second-sh'], 'Runtime tag collision on "sh": it is claimed by both "@acme/first-sh" (first) and "zeta-second-sh"'],
-    ['the same pair in the other order', ['zeta-second-sh', '@acme/first-sh'], 'Runtime tag collision on "sh": it is claimed by both "zeta-second-sh" (first) and "@acme/first-sh"'],
-    ['one package declaring a tag twice', ['twice-declared'], 'Runtime tag collision on "dup": package "twice-declared" declares it twice'],
+    [
+      'two packages, first claimant first',
+      ['@acme/first-sh', 'zeta-second-sh'],
+      'Runtime tag collision on "sh": it is claimed by both "@acme/first-sh" (first) and "zeta-second-sh"',
+    ],
+    [
+      'the same pair in the other order',
+      ['zeta-second-sh', '@acme/first-sh'],
+      'Runtime tag collision on "sh": it is claimed by both "zeta-second-sh" (first) and "@acme/first-sh"',
+    ],
+    [
+      'one package declaring a tag twice',
+      ['twice-declared'],
+      'Runtime tag collision on "dup": package "twice-declared" declares it twice',
+    ],
   ])('%s', async (_title, names, message) => {
-    const error = await rejection(discover({ packageDirs: names.map((name) => fixture('collision', name)), env: {} }), 'runtime-collision');
+    const error = await rejection(
+      discover({ packageDirs: names.map((name) => fixture('collision', name)), env: {} }),
+      'runtime-collision',
+    );
     expect(error.message).toContain(message);
     expect(error.message).toMatch(/Fix: \S/);
   });
@@ -32,7 +47,10 @@ describe('a tag claimed twice fails hard', () => {
   test('one package installed in two places is named with both places', async () => {
     const copy = join(scratch, 'first-sh-copy');
     cpSync(fixture('collision', '@acme/first-sh'), copy, { recursive: true });
-    const error = await rejection(discover({ packageDirs: [fixture('collision', '@acme/first-sh'), copy], env: {} }), 'runtime-collision');
+    const error = await rejection(
+      discover({ packageDirs: [fixture('collision', '@acme/first-sh'), copy], env: {} }),
+      'runtime-collision',
+    );
     expect(error.message).toContain('package "@acme/first-sh" is installed twice');
     expect(error.message).toContain(copy);
   });
@@ -40,24 +58,61 @@ describe('a tag claimed twice fails hard', () => {
 
 describe('a claimed package with a malformed manifest fails hard, naming it', () => {
   test.each<[string, string, string[]]>([
-    ['runtimes that are not an array', 'runtimes-not-array', ['Invalid exec manifest in package "runtimes-not-array"', '- plurnk.runtimes must be an array; received {"name":"x"}']],
-    ['neither runtimes nor a hook', 'neither-runtimes-nor-module', ['- plurnk.runtimes is required unless runtimesModule names a hook; received nothing']],
-    ['a misspelt manifest field', 'unknown-manifest-field', ['- plurnk.runtime is not a known field', 'allowed here: kind, runtimes, runtimesModule, attribution']],
-    ['one bad runtime among good ones', 'bad-declaration', ['package "bad-declaration", runtime "broken" (plurnk.runtimes[1])', '- summary must be one line; received "two\\nlines"']],
+    [
+      'runtimes that are not an array',
+      'runtimes-not-array',
+      [
+        'Invalid exec manifest in package "runtimes-not-array"',
+        '- plurnk.runtimes must be an array; received {"name":"x"}',
+      ],
+    ],
+    [
+      'neither runtimes nor a hook',
+      'neither-runtimes-nor-module',
+      ['- plurnk.runtimes is required unless runtimesModule names a hook; received nothing'],
+    ],
+    [
+      'a misspelt manifest field',
+      'unknown-manifest-field',
+      ['- plurnk.runtime is not a known field', 'allowed here: kind, runtimes, runtimesModule, attribution'],
+    ],
+    [
+      'one bad runtime among good ones',
+      'bad-declaration',
+      [
+        'package "bad-declaration", runtime "broken" (plurnk.runtimes[1])',
+        '- summary must be one line; received "two\\nlines"',
+      ],
+    ],
     [
       'every bad runtime of a package, in one error',
       'two-bad-declarations',
-      ['runtime "first" (plurnk.runtimes[0])', '- glyph must be a string; received 5', 'runtime "third" (plurnk.runtimes[2])', '- summary must not be empty'],
+      [
+        'runtime "first" (plurnk.runtimes[0])',
+        '- glyph must be a string; received 5',
+        'runtime "third" (plurnk.runtimes[2])',
+        '- summary must not be empty',
+      ],
     ],
-    ['a third party claiming a @plurnk/ attribution', 'bad-attribution', ['package "bad-attribution"', '"@plurnk/not-yours" begins "@plurnk/", which is reserved']],
+    [
+      'a third party claiming a @plurnk/ attribution',
+      'bad-attribution',
+      ['package "bad-attribution"', '"@plurnk/not-yours" begins "@plurnk/", which is reserved'],
+    ],
     ['an exports map without "."', 'no-dot-export', ['Invalid exec package "no-dot-export"', 'has no "." entry']],
   ])('%s', async (_title, name, parts) => {
-    const error = await rejection(discover({ packageDirs: [fixture('invalid', name)], env: {} }), 'invalid-declaration');
+    const error = await rejection(
+      discover({ packageDirs: [fixture('invalid', name)], env: {} }),
+      'invalid-declaration',
+    );
     for (const part of parts) expect(error.message).toContain(part);
   });
 
   test('a claim without a package name names the directory', async () => {
-    const error = await rejection(discover({ packageDirs: [fixture('invalid', 'nameless')], env: {} }), 'invalid-declaration');
+    const error = await rejection(
+      discover({ packageDirs: [fixture('invalid', 'nameless')], env: {} }),
+      'invalid-declaration',
+    );
     expect(error.message).toContain(`Invalid exec package at ${fixture('invalid', 'nameless')}`);
     expect(error.message).toContain('its name is nothing');
   });

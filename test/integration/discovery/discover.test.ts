@@ -28,7 +28,11 @@ describe('discover over a node_modules holding one of everything', () => {
       tag: 'cobol',
       glyph: '🗄',
       summary: 'Run a COBOL program.',
-      invocation: { body: { role: 'COBOL program', required: true }, exclusive: false, example: { body: "DISPLAY 'HELLO'." } },
+      invocation: {
+        body: { role: 'COBOL program', required: true },
+        exclusive: false,
+        example: { body: "DISPLAY 'HELLO'." },
+      },
       details: 'COBOL runs in **fixed** format.\n\n## Notes\n\nSee the manual.\n',
       packageName: '@acme/acme-execs-cobol',
       packageDir: cobolDir,
@@ -67,21 +71,61 @@ describe('discover over a node_modules holding one of everything', () => {
   });
 
   test.each<[string, NodeJS.ProcessEnv, string[], string[], string[]]>([
-    ['a per-tag 0', { PLURNK_EXECS_YELL: '0' }, ['cobol', 'whisper', 'mutter', 'plain'], ['yell'], ['@acme/acme-execs-cobol', 'voices-exec']],
-    ['a lowercase false', { plurnk_execs_cobol: 'false' }, ['yell', 'whisper', 'mutter', 'plain'], ['cobol'], ['voices-exec']],
-    ['an allowlist', { PLURNK_EXECS_ONLY: 'mutter, COBOL' }, ['cobol', 'mutter'], ['plain', 'whisper', 'yell'], ['@acme/acme-execs-cobol', 'voices-exec']],
-    ['an allowlist that drops a whole package', { PLURNK_EXECS_ONLY: 'cobol' }, ['cobol'], ['mutter', 'plain', 'whisper', 'yell'], ['@acme/acme-execs-cobol']],
+    [
+      'a per-tag 0',
+      { PLURNK_EXECS_YELL: '0' },
+      ['cobol', 'whisper', 'mutter', 'plain'],
+      ['yell'],
+      ['@acme/acme-execs-cobol', 'voices-exec'],
+    ],
+    [
+      'a lowercase false',
+      { plurnk_execs_cobol: 'false' },
+      ['yell', 'whisper', 'mutter', 'plain'],
+      ['cobol'],
+      ['voices-exec'],
+    ],
+    [
+      'an allowlist',
+      { PLURNK_EXECS_ONLY: 'mutter, COBOL' },
+      ['cobol', 'mutter'],
+      ['plain', 'whisper', 'yell'],
+      ['@acme/acme-execs-cobol', 'voices-exec'],
+    ],
+    [
+      'an allowlist that drops a whole package',
+      { PLURNK_EXECS_ONLY: 'cobol' },
+      ['cobol'],
+      ['mutter', 'plain', 'whisper', 'yell'],
+      ['@acme/acme-execs-cobol'],
+    ],
     ['an empty allowlist', { PLURNK_EXECS_ONLY: '' }, [], ['cobol', 'mutter', 'plain', 'whisper', 'yell'], []],
-    ['an allowlist and a 0 together', { PLURNK_EXECS_ONLY: 'yell,cobol', PLURNK_EXECS_YELL: '0' }, ['cobol'], ['mutter', 'plain', 'whisper', 'yell'], ['@acme/acme-execs-cobol']],
-  ])('policy: %s removes tags from the registry into disabled (sorted)', async (_title, env, registered, disabledTags, packages) => {
-    const discovery = await discover({ cwd: fixture('mixed'), env });
-    expect([...discovery.registry.keys()]).toEqual(registered);
-    expect(discovery.disabled).toEqual(disabledTags);
-    expect([...discovery.packageAttributions.keys()]).toEqual(packages);
-  });
+    [
+      'an allowlist and a 0 together',
+      { PLURNK_EXECS_ONLY: 'yell,cobol', PLURNK_EXECS_YELL: '0' },
+      ['cobol'],
+      ['mutter', 'plain', 'whisper', 'yell'],
+      ['@acme/acme-execs-cobol'],
+    ],
+  ])(
+    'policy: %s removes tags from the registry into disabled (sorted)',
+    async (_title, env, registered, disabledTags, packages) => {
+      const discovery = await discover({ cwd: fixture('mixed'), env });
+      expect([...discovery.registry.keys()]).toEqual(registered);
+      expect(discovery.disabled).toEqual(disabledTags);
+      expect([...discovery.packageAttributions.keys()]).toEqual(packages);
+    },
+  );
 
   test('packageDirs loads exactly the given packages, in the given order, instead of scanning', async () => {
-    const { registry } = await discover({ packageDirs: [fixture('mixed', 'voices-exec'), fixture('mixed', 'other-kind'), fixture('mixed', '@acme/acme-execs-cobol')], env: {} });
+    const { registry } = await discover({
+      packageDirs: [
+        fixture('mixed', 'voices-exec'),
+        fixture('mixed', 'other-kind'),
+        fixture('mixed', '@acme/acme-execs-cobol'),
+      ],
+      env: {},
+    });
     expect([...registry.keys()]).toEqual(['yell', 'whisper', 'mutter', 'plain', 'cobol']);
   });
 

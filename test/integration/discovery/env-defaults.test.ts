@@ -20,12 +20,48 @@ describe('package .env.defaults floors beneath the supplied env', () => {
   });
 
   test.each<[string, NodeJS.ProcessEnv, string[], string[], NodeJS.ProcessEnv]>([
-    ['a package may ship its tag default-disabled', {}, ['loud'], ['quiet'], { PLURNK_EXECS_QUIET: '0', ACME_QUIET_LEVEL: '3' }],
-    ['an operator 1 outranks the package 0', { PLURNK_EXECS_QUIET: '1' }, ['loud', 'quiet'], [], { PLURNK_EXECS_QUIET: '1' }],
-    ['an operator key in another case still outranks the floor', { plurnk_execs_quiet: 'true' }, ['loud', 'quiet'], [], { plurnk_execs_quiet: 'true', PLURNK_EXECS_QUIET: undefined }],
-    ['an operator 1 never restores a tag PLURNK_EXECS_ONLY removed', { PLURNK_EXECS_QUIET: '1', PLURNK_EXECS_ONLY: 'loud' }, ['loud'], ['quiet'], {}],
-    ['an operator empty value is set, so the floor stays out', { ACME_QUIET_LEVEL: '' }, ['loud'], ['quiet'], { ACME_QUIET_LEVEL: '' }],
-    ['an operator value wins over the framework floor too', { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '64' }, ['loud'], ['quiet'], { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '64' }],
+    [
+      'a package may ship its tag default-disabled',
+      {},
+      ['loud'],
+      ['quiet'],
+      { PLURNK_EXECS_QUIET: '0', ACME_QUIET_LEVEL: '3' },
+    ],
+    [
+      'an operator 1 outranks the package 0',
+      { PLURNK_EXECS_QUIET: '1' },
+      ['loud', 'quiet'],
+      [],
+      { PLURNK_EXECS_QUIET: '1' },
+    ],
+    [
+      'an operator key in another case still outranks the floor',
+      { plurnk_execs_quiet: 'true' },
+      ['loud', 'quiet'],
+      [],
+      { plurnk_execs_quiet: 'true', PLURNK_EXECS_QUIET: undefined },
+    ],
+    [
+      'an operator 1 never restores a tag PLURNK_EXECS_ONLY removed',
+      { PLURNK_EXECS_QUIET: '1', PLURNK_EXECS_ONLY: 'loud' },
+      ['loud'],
+      ['quiet'],
+      {},
+    ],
+    [
+      'an operator empty value is set, so the floor stays out',
+      { ACME_QUIET_LEVEL: '' },
+      ['loud'],
+      ['quiet'],
+      { ACME_QUIET_LEVEL: '' },
+    ],
+    [
+      'an operator value wins over the framework floor too',
+      { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '64' },
+      ['loud'],
+      ['quiet'],
+      { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '64' },
+    ],
   ])('%s', async (_title, supplied, registered, disabled, expectedEnv) => {
     const before = { ...supplied };
     const discovery = await discover({ cwd: scenario, env: supplied });
@@ -37,7 +73,9 @@ describe('package .env.defaults floors beneath the supplied env', () => {
 
   test('a key shipped by two packages fails hard naming both, first claimant first', async () => {
     const error = await rejection(discover({ cwd: fixture('env-conflict'), env: {} }), 'invalid-env-defaults');
-    expect(error.message).toContain('SHARED_KEY is shipped by both "@acme/one" (SHARED_KEY=one) and "@acme/two" (SHARED_KEY=two)');
+    expect(error.message).toContain(
+      'SHARED_KEY is shipped by both "@acme/one" (SHARED_KEY=one) and "@acme/two" (SHARED_KEY=two)',
+    );
   });
 
   test('a key an operator already set still conflicts: ownership, not the value, is the error', async () => {
@@ -46,6 +84,8 @@ describe('package .env.defaults floors beneath the supplied env', () => {
 
   test('a malformed file fails hard naming its owner and line', async () => {
     const error = await rejection(discover({ cwd: fixture('env-malformed'), env: {} }), 'invalid-env-defaults');
-    expect(error.message).toContain('Invalid .env.defaults in package "@acme/sloppy", line 2: expected KEY=value; received "export BAD=2"');
+    expect(error.message).toContain(
+      'Invalid .env.defaults in package "@acme/sloppy", line 2: expected KEY=value; received "export BAD=2"',
+    );
   });
 });

@@ -24,8 +24,16 @@ describe('the trust gate runs before any package code or file beyond package.jso
   });
 
   test.each<[string, string, string[]]>([
-    ['a gate of 1 trusts only @plurnk/*', '1', ['@acme/allowed', '@acme/untrusted-hook', '@acme/untrusted-static', 'zz-untrusted']],
-    ['a list trusts its names too', ' zz-untrusted , @acme/allowed ', ['@acme/untrusted-hook', '@acme/untrusted-static']],
+    [
+      'a gate of 1 trusts only @plurnk/*',
+      '1',
+      ['@acme/allowed', '@acme/untrusted-hook', '@acme/untrusted-static', 'zz-untrusted'],
+    ],
+    [
+      'a list trusts its names too',
+      ' zz-untrusted , @acme/allowed ',
+      ['@acme/untrusted-hook', '@acme/untrusted-static'],
+    ],
   ])('%s', async (_title, gate, skipped) => {
     const discovery = await discover({ cwd: untrusted, env: { PLURNK_PLUGINS_TRUSTED_ONLY: gate } });
     expect(discovery.skipped).toEqual(skipped);
@@ -41,14 +49,20 @@ describe('the trust gate runs before any package code or file beyond package.jso
 
   test('trust is decided on the supplied env, not on package floors', async () => {
     // No package can trust itself: floors are assembled only after the gate.
-    const discovery = await discover({ packageDirs: [fixture('untrusted', 'zz-untrusted')], env: { PLURNK_PLUGINS_TRUSTED_ONLY: '1' } });
+    const discovery = await discover({
+      packageDirs: [fixture('untrusted', 'zz-untrusted')],
+      env: { PLURNK_PLUGINS_TRUSTED_ONLY: '1' },
+    });
     expect(discovery.skipped).toEqual(['zz-untrusted']);
     expect(discovery.registry.size).toBe(0);
   });
 
   // The witness: with the gate off the same hook is imported and run, and fails discovery.
   test('the witness is live: with the gate off, the same hook is imported, runs and fails discovery', async () => {
-    const error = await rejection(discover({ packageDirs: [fixture('untrusted', '@acme/untrusted-hook')], env: {} }), 'invalid-hook');
+    const error = await rejection(
+      discover({ packageDirs: [fixture('untrusted', '@acme/untrusted-hook')], env: {} }),
+      'invalid-hook',
+    );
     expect(error.message).toContain('an untrusted hook ran');
   });
 });

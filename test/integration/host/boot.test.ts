@@ -27,7 +27,9 @@ describe('boot probes', () => {
         detail: 'the leaf could not be loaded: RangeError: exec-throws-on-import refuses to load',
         probeMs: 0,
       });
-      expect(host.availability('ctor-throws')?.detail).toBe('the leaf could not be loaded: Error: cannot construct ctor-throws');
+      expect(host.availability('ctor-throws')?.detail).toBe(
+        'the leaf could not be loaded: Error: cannot construct ctor-throws',
+      );
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal', 'echo-target']);
     } finally {
       await host.close();
@@ -52,7 +54,9 @@ describe('boot probes', () => {
     ['absent from the registry', 'cobol', /"cobol" is not registered/],
     ['unavailable', 'absent', /"absent" is unavailable: install absent-tool 2\.x/],
   ])('fails boot when the default runtime is %s, naming it', async (_case, defaultRuntime, message) => {
-    const error = await bootHost(fixtureDiscovery(['exec-unavailable', 'exec-echo']), { defaultRuntime }).catch((e: unknown) => e);
+    const error = await bootHost(fixtureDiscovery(['exec-unavailable', 'exec-echo']), { defaultRuntime }).catch(
+      (e: unknown) => e,
+    );
     expect(isPlurnkExecsError(error, 'boot-failed')).toBe(true);
     expect((error as Error).message).toMatch(message);
   });

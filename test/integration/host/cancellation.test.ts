@@ -19,7 +19,12 @@ describe('cancellation across the thread', () => {
   let host: Host;
   let impatient: Host;
   beforeAll(async () => {
-    const discovery = fixtureDiscovery(['exec-waits-for-abort', 'exec-spins', 'exec-hangs-with-child', 'exec-subprocess']);
+    const discovery = fixtureDiscovery([
+      'exec-waits-for-abort',
+      'exec-spins',
+      'exec-hangs-with-child',
+      'exec-subprocess',
+    ]);
     host = await bootHost(discovery, { limits: { graceMs: 10_000 } });
     impatient = await bootHost(discovery, { limits: { graceMs: 300 } });
   });
@@ -53,7 +58,13 @@ describe('cancellation across the thread', () => {
     expect(await seen).toMatch(/^spinning in \d+$/);
     controller.abort();
     const out = await running;
-    expect(out.result).toMatchObject({ status: 499, problem: { type: 'https://plurnk.dev/problems/exec/execution-cancelled', detail: 'the run did not settle within 300ms of its abort; its worker thread was terminated' } });
+    expect(out.result).toMatchObject({
+      status: 499,
+      problem: {
+        type: 'https://plurnk.dev/problems/exec/execution-cancelled',
+        detail: 'the run did not settle within 300ms of its abort; its worker thread was terminated',
+      },
+    });
     expect(out.channels.out).toMatchObject({ state: 'errored' });
     expect(out.channels.out!.text).toMatch(/^spinning in/);
     const next = await impatient.exec({ runtime: 'spin', body: 'again' });
@@ -92,21 +103,28 @@ describe('cancellation across the thread', () => {
 
   it('settles 504 execution-timeout past timeoutMs; a leaf that honours the signal sees the housekeeping reason', async () => {
     const out = await host.exec({ runtime: 'wait-abort', body: 'x', timeoutMs: 300 });
-    expect(out.result.problem).toMatchObject({ type: 'https://plurnk.dev/problems/exec/execution-timeout', status: 504 });
+    expect(out.result.problem).toMatchObject({
+      type: 'https://plurnk.dev/problems/exec/execution-timeout',
+      status: 504,
+    });
     expect(out.result.problem?.detail).toMatch(/settled within the grace period/);
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"housekeeping":true,"graceMs":10000}}');
   });
 
   it('settles 504 and terminates the thread when a timed-out run ignores its signal', async () => {
     const out = await impatient.exec({ runtime: 'spin', body: 'spin', timeoutMs: 300 });
-    expect(out.result.problem?.detail).toBe('the run exceeded its 300ms deadline and was aborted; it did not settle within 300ms; its worker thread was terminated');
+    expect(out.result.problem?.detail).toBe(
+      'the run exceeded its 300ms deadline and was aborted; it did not settle within 300ms; its worker thread was terminated',
+    );
     expect((await impatient.exec({ runtime: 'spin', body: 'ok' })).result.status).toBe(200);
   });
 });
 
 describe('close()', () => {
   it('settles in-flight runs 499, reaps their groups, and refuses later calls with host-closed', async () => {
-    const host = await bootHost(fixtureDiscovery(['exec-spins', 'exec-hangs-with-child']), { limits: { graceMs: 500 } });
+    const host = await bootHost(fixtureDiscovery(['exec-spins', 'exec-hangs-with-child']), {
+      limits: { graceMs: 500 },
+    });
     const spinning = firstWrite();
     const hanging = firstWrite();
     const spin = host.exec({ runtime: 'spin', body: 'spin', sinks: spinning.sinks });
@@ -115,7 +133,10 @@ describe('close()', () => {
     const pgid = Number(await hanging.seen);
     await host.close();
     for (const out of [await spin, await hang]) {
-      expect(out.result.problem).toMatchObject({ status: 499, detail: 'the host closed while the run was in flight; its worker thread was terminated' });
+      expect(out.result.problem).toMatchObject({
+        status: 499,
+        detail: 'the host closed while the run was in flight; its worker thread was terminated',
+      });
     }
     expect(survivors(pgid)).toEqual([]);
     const error = await host.exec({ runtime: 'spin', body: 'ok' }).catch((e: unknown) => e);

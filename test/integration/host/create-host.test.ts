@@ -9,13 +9,20 @@ const ALL_HOST_FIXTURES = readdirSync(HOST_FIXTURES).sort();
 
 describe('createHost', () => {
   it('discovers the given packages and boots them through the real discovery', async () => {
-    const host = await createHost({ packageDirs: [join(HOST_FIXTURES, 'exec-echo')], env: { 'PLURNK_EXECS_ECHO-TARGET': '0' } });
+    const host = await createHost({
+      packageDirs: [join(HOST_FIXTURES, 'exec-echo')],
+      env: { 'PLURNK_EXECS_ECHO-TARGET': '0' },
+    });
     try {
       expect(host.discovery.disabled).toEqual(['echo-target']);
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal']);
       // The framework's own .env.defaults floor gives the error-detail limit.
       expect(host.discovery.env.PLURNK_EXECS_ERROR_DETAIL_LIMIT).toBe('512');
-      const out = await host.exec({ runtime: 'echo', body: 'through discovery', address: { loop: 1, turn: 2, sequence: 3 } });
+      const out = await host.exec({
+        runtime: 'echo',
+        body: 'through discovery',
+        address: { loop: 1, turn: 2, sequence: 3 },
+      });
       expect(out.result.status).toBe(200);
       expect(out.address).toBe('echo:///1/2/3');
     } finally {
@@ -33,7 +40,13 @@ describe('createHost', () => {
       },
     });
     try {
-      expect(seen.sort()).toEqual([['absent', false], ['echo', true], ['echo-either', true], ['echo-literal', true], ['echo-target', true]]);
+      expect(seen.sort()).toEqual([
+        ['absent', false],
+        ['echo', true],
+        ['echo-either', true],
+        ['echo-literal', true],
+        ['echo-target', true],
+      ]);
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal', 'echo-target']);
     } finally {
       await host.close();
@@ -42,7 +55,9 @@ describe('createHost', () => {
 
   it('rejects with the discovery error when a declaration is malformed', async () => {
     const bad = join(HOST_FIXTURES, '..', 'discovery', 'invalid', 'node_modules');
-    const dirs = readdirSync(bad).filter((name) => !name.startsWith('.')).map((name) => join(bad, name));
+    const dirs = readdirSync(bad)
+      .filter((name) => !name.startsWith('.'))
+      .map((name) => join(bad, name));
     const failure = await createHost({ packageDirs: dirs }).then(
       () => undefined,
       (error: unknown) => error,
@@ -51,11 +66,19 @@ describe('createHost', () => {
   });
 
   it('accepts every host fixture with the same registry the host tests build by hand', async () => {
-    const discovered = await discover({ packageDirs: ALL_HOST_FIXTURES.map((name) => join(HOST_FIXTURES, name)), env: {} });
+    const discovered = await discover({
+      packageDirs: ALL_HOST_FIXTURES.map((name) => join(HOST_FIXTURES, name)),
+      env: {},
+    });
     const byHand = fixtureDiscovery(ALL_HOST_FIXTURES);
     expect([...discovered.registry.keys()].sort()).toEqual([...byHand.registry.keys()].sort());
     for (const [tag, entry] of byHand.registry) {
-      expect(discovered.registry.get(tag)).toMatchObject({ tag, packageName: entry.packageName, entryUrl: entry.entryUrl, glyph: entry.glyph });
+      expect(discovered.registry.get(tag)).toMatchObject({
+        tag,
+        packageName: entry.packageName,
+        entryUrl: entry.entryUrl,
+        glyph: entry.glyph,
+      });
     }
   });
 });

@@ -22,7 +22,8 @@ describe('dispatch', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  const echoed = (out: { channels: Record<string, { text: string }> }) => JSON.parse(out.channels.out!.text) as Record<string, unknown>;
+  const echoed = (out: { channels: Record<string, { text: string }> }) =>
+    JSON.parse(out.channels.out!.text) as Record<string, unknown>;
 
   it('refuses an unknown tag with 501 runtime-not-registered, listing the available runtimes', async () => {
     const out = await host.exec({ runtime: 'fortran', body: 'x' });
@@ -47,12 +48,18 @@ describe('dispatch', () => {
 
   it('refuses a policy-disabled tag with 501 runtime-disabled', async () => {
     const out = await host.exec({ runtime: 'cobol', body: 'x' });
-    expect(out.result.problem).toMatchObject({ type: 'https://plurnk.dev/problems/exec/runtime-disabled', status: 501 });
+    expect(out.result.problem).toMatchObject({
+      type: 'https://plurnk.dev/problems/exec/runtime-disabled',
+      status: 501,
+    });
   });
 
   it("refuses an unavailable tag with 501 runtime-unavailable carrying the probe's detail", async () => {
     const out = await host.exec({ runtime: 'absent', body: 'x' });
-    expect(out.result.problem).toMatchObject({ status: 501, detail: 'runtime absent is unavailable: install absent-tool 2.x' });
+    expect(out.result.problem).toMatchObject({
+      status: 501,
+      detail: 'runtime absent is unavailable: install absent-tool 2.x',
+    });
   });
 
   it.each([
@@ -71,14 +78,25 @@ describe('dispatch', () => {
   it('calls effect() once with the realized target and returns it with the outcome and address', async () => {
     const plain = await host.exec({ runtime: 'echo', body: 'hi', address: { loop: 1, turn: 2, sequence: 3 } });
     expect(plain).toMatchObject({ result: { status: 200 }, effect: 'pure', address: 'echo:///1/2/3' });
-    expect(echoed(plain)).toEqual({ runtime: 'echo', body: 'hi', target: null, cwd: null, glyph: '🔊', effects: [null] });
-    const withTarget = await host.exec({ runtime: 'echo', body: '', target: pathToFileURL(join(scratch, 'data.txt')).href });
+    expect(echoed(plain)).toEqual({
+      runtime: 'echo',
+      body: 'hi',
+      target: null,
+      cwd: null,
+      glyph: '🔊',
+      effects: [null],
+    });
+    const withTarget = await host.exec({
+      runtime: 'echo',
+      body: '',
+      target: pathToFileURL(join(scratch, 'data.txt')).href,
+    });
     expect(withTarget.effect).toBe('read');
     // Called once, in the thread that ran, with the realized (local path) target.
     expect(echoed(withTarget).effects).toEqual([join(scratch, 'data.txt')]);
   });
 
-  it('answers host.effect from the tag\'s thread', async () => {
+  it("answers host.effect from the tag's thread", async () => {
     expect(await host.effect('echo', null)).toBe('pure');
     expect(await host.effect('echo', 'anything')).toBe('read');
   });
@@ -96,7 +114,10 @@ describe('dispatch', () => {
 
   it('refuses a path target with another scheme with 400 target-not-supported', async () => {
     const out = await host.exec({ runtime: 'echo', body: 'b', target: 'https://example.test/data.txt' });
-    expect(out.result.problem).toMatchObject({ status: 400, detail: 'echo takes a local or file:// path as its target (path); received "https://example.test/data.txt"' });
+    expect(out.result.problem).toMatchObject({
+      status: 400,
+      detail: 'echo takes a local or file:// path as its target (path); received "https://example.test/data.txt"',
+    });
   });
 
   it('keeps a literal target whole', async () => {

@@ -13,12 +13,16 @@ describe('effect() across the thread', () => {
   afterAll(() => host.close());
 
   it.each([
-    ['throw', 'executor-threw', "effect() threw: TypeError: cannot classify"],
+    ['throw', 'executor-threw', 'effect() threw: TypeError: cannot classify'],
     ['bogus', 'executor-invalid-result', `effect() returned "maybe", not 'pure', 'read' or 'host'`],
     ['spin', 'executor-threw', 'effect() did not return within 1000ms'],
   ])('refuses the run when effect() misbehaves (%s) and the tag works afterwards', async (target, code, detail) => {
     const out = await host.exec({ runtime: 'bad-effect', body: 'x', target });
-    expect(out).toMatchObject({ result: { status: 500, problem: { type: `https://plurnk.dev/problems/exec/${code}`, detail } }, effect: null, channels: {} });
+    expect(out).toMatchObject({
+      result: { status: 500, problem: { type: `https://plurnk.dev/problems/exec/${code}`, detail } },
+      effect: null,
+      channels: {},
+    });
     const next = await host.exec({ runtime: 'bad-effect', body: 'x' });
     expect(next).toMatchObject({ result: { status: 200 }, effect: 'pure' });
     expect(next.channels.out!.text).toBe('ran');

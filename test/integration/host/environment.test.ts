@@ -28,22 +28,43 @@ describe('executor thread environment', () => {
   });
 
   const report = async (env?: NodeJS.ProcessEnv, change?: string) => {
-    const out = await host.exec({ runtime: 'env', body: change ? `${change}:${NAMES},LEAKED` : NAMES, ...(env ? { env } : {}) });
+    const out = await host.exec({
+      runtime: 'env',
+      body: change ? `${change}:${NAMES},LEAKED` : NAMES,
+      ...(env ? { env } : {}),
+    });
     return JSON.parse(out.channels.results!.text) as EnvReport;
   };
 
   it('hides PLURNK_* keys and credential-looking names from a leaf reading process.env', async () => {
     const { processEnv, argsEnv } = await report();
-    expect(processEnv).toMatchObject({ PLURNK_SECRET: null, MY_API_TOKEN: null, DB_PASSWORD: null, PLAIN_SETTING: 'visible', PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' });
+    expect(processEnv).toMatchObject({
+      PLURNK_SECRET: null,
+      MY_API_TOKEN: null,
+      DB_PASSWORD: null,
+      PLAIN_SETTING: 'visible',
+      PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512',
+    });
     expect(processEnv.PATH).toBe(process.env.PATH);
     expect(argsEnv).toBeNull();
   });
 
   it("makes the run's env the thread's process.env and args.env for that run only", async () => {
     const inside = await report({ RUN_ONLY: 'yes', PLURNK_SECRET: 'given on purpose' });
-    expect(inside.argsEnv).toMatchObject({ RUN_ONLY: 'yes', PLURNK_SECRET: 'given on purpose', PATH: null, PLURNK_EXECS_ERROR_DETAIL_LIMIT: null });
+    expect(inside.argsEnv).toMatchObject({
+      RUN_ONLY: 'yes',
+      PLURNK_SECRET: 'given on purpose',
+      PATH: null,
+      PLURNK_EXECS_ERROR_DETAIL_LIMIT: null,
+    });
     // The limit stays beneath a run env that lacks it; nothing of the host's leaks in.
-    expect(inside.processEnv).toMatchObject({ RUN_ONLY: 'yes', PLURNK_SECRET: 'given on purpose', PLAIN_SETTING: null, PATH: null, PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' });
+    expect(inside.processEnv).toMatchObject({
+      RUN_ONLY: 'yes',
+      PLURNK_SECRET: 'given on purpose',
+      PLAIN_SETTING: null,
+      PATH: null,
+      PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512',
+    });
     // The next run in the same thread ('never') is back on the baseline.
     const after = await report();
     expect(after.processEnv).toMatchObject({ RUN_ONLY: null, PLURNK_SECRET: null, PLAIN_SETTING: 'visible' });
@@ -54,14 +75,21 @@ describe('executor thread environment', () => {
     ['define', { LEAKED: 'defined by an earlier run' }],
     ['delete', { PLAIN_SETTING: null }],
     ['replace', { LEAKED: 'replaced by an earlier run', PLAIN_SETTING: null, PATH: null }],
-  ])('puts the baseline back after a run that changed process.env (%s) for the next run in the thread', async (change, seen) => {
-    const during = await report(undefined, change);
-    expect(during.processEnv).toMatchObject(seen);
-    const after = await report();
-    expect(after.processEnv).toMatchObject({ PLAIN_SETTING: 'visible', PLURNK_SECRET: null, PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' });
-    expect(after.processEnv.PATH).toBe(process.env.PATH);
-    expect((await report(undefined, 'none')).processEnv.LEAKED).toBeNull();
-  });
+  ])(
+    'puts the baseline back after a run that changed process.env (%s) for the next run in the thread',
+    async (change, seen) => {
+      const during = await report(undefined, change);
+      expect(during.processEnv).toMatchObject(seen);
+      const after = await report();
+      expect(after.processEnv).toMatchObject({
+        PLAIN_SETTING: 'visible',
+        PLURNK_SECRET: null,
+        PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512',
+      });
+      expect(after.processEnv.PATH).toBe(process.env.PATH);
+      expect((await report(undefined, 'none')).processEnv.LEAKED).toBeNull();
+    },
+  );
 });
 
 describe('a leaf that replaces process.env while it loads', () => {
@@ -72,7 +100,11 @@ describe('a leaf that replaces process.env while it loads', () => {
   afterAll(() => host.close());
 
   const report = async (env?: NodeJS.ProcessEnv) => {
-    const out = await host.exec({ runtime: 'env-at-import', body: 'FROM_IMPORT,RUN_ONLY,PATH', ...(env ? { env } : {}) });
+    const out = await host.exec({
+      runtime: 'env-at-import',
+      body: 'FROM_IMPORT,RUN_ONLY,PATH',
+      ...(env ? { env } : {}),
+    });
     return JSON.parse(out.channels.results!.text) as Record<string, string | null>;
   };
 

@@ -10,7 +10,10 @@ interface StateReport {
 }
 
 async function withHost(options: HostOptions, body: (host: Host) => Promise<void>): Promise<void> {
-  const host = await bootHost(fixtureDiscovery(['exec-keeps-state', 'exec-spins', 'exec-echo']), { limits: { graceMs: 500 }, ...options });
+  const host = await bootHost(fixtureDiscovery(['exec-keeps-state', 'exec-spins', 'exec-echo']), {
+    limits: { graceMs: 500 },
+    ...options,
+  });
   try {
     await body(host);
   } finally {
@@ -34,7 +37,11 @@ describe('recycling', () => {
     await withHost({}, async (host) => {
       const reports = await stateRuns(host, 3);
       expect(new Set(reports.map((r) => r.threadId)).size).toBe(3);
-      expect(reports.map((r) => [r.instanceRuns, r.moduleRuns])).toEqual([[1, 1], [1, 1], [1, 1]]);
+      expect(reports.map((r) => [r.instanceRuns, r.moduleRuns])).toEqual([
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ]);
     });
   });
 
@@ -42,7 +49,11 @@ describe('recycling', () => {
     await withHost({ recycle: 'never' }, async (host) => {
       const reports = await stateRuns(host, 3);
       expect(new Set(reports.map((r) => r.threadId)).size).toBe(1);
-      expect(reports.map((r) => [r.instanceRuns, r.moduleRuns])).toEqual([[1, 1], [2, 2], [3, 3]]);
+      expect(reports.map((r) => [r.instanceRuns, r.moduleRuns])).toEqual([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+      ]);
     });
   });
 
@@ -61,7 +72,12 @@ describe('recycling', () => {
       const controllers = [new AbortController(), new AbortController(), new AbortController()];
       const spinning = controllers.map(() => handshake<string>());
       const runs = controllers.map((controller, i) =>
-        host.exec({ runtime: 'spin', body: 'spin', signal: controller.signal, sinks: { write: (_c, chunk) => spinning[i]!.resolve(chunk) } }),
+        host.exec({
+          runtime: 'spin',
+          body: 'spin',
+          signal: controller.signal,
+          sinks: { write: (_c, chunk) => spinning[i]!.resolve(chunk) },
+        }),
       );
       // All three are spinning at the same time, so they cannot share a thread.
       const threads = await Promise.all(spinning.map((s) => s.promise));
@@ -76,7 +92,12 @@ describe('recycling', () => {
       const controller = new AbortController();
       const spinning = handshake<string>();
       let spinSettled = false;
-      const spin = host.exec({ runtime: 'spin', body: 'spin', signal: controller.signal, sinks: { write: (_c, chunk) => spinning.resolve(chunk) } });
+      const spin = host.exec({
+        runtime: 'spin',
+        body: 'spin',
+        signal: controller.signal,
+        sinks: { write: (_c, chunk) => spinning.resolve(chunk) },
+      });
       void spin.then(() => (spinSettled = true));
       await spinning.promise;
       const other = await host.exec({ runtime: 'echo', body: 'meanwhile' });

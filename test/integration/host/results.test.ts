@@ -16,7 +16,12 @@ describe('results at the thread boundary', () => {
     const out = await host.exec({ runtime: 'misbehave', body: 'throw' });
     expect(out.result).toMatchObject({
       status: 500,
-      problem: { type: 'https://plurnk.dev/problems/exec/executor-threw', status: 500, detail: 'run() threw: LeafError: the leaf gave up', error: 'LeafError' },
+      problem: {
+        type: 'https://plurnk.dev/problems/exec/executor-threw',
+        status: 500,
+        detail: 'run() threw: LeafError: the leaf gave up',
+        error: 'LeafError',
+      },
     });
     expect(validateResult(out.result).ok).toBe(true);
     expect(out.channels.out).toMatchObject({ text: 'before the throw', state: 'errored' });
@@ -48,19 +53,27 @@ describe('results at the thread boundary', () => {
 
   it("marks channels left active as errored after the leaf's own failure, which stands", async () => {
     const out = await host.exec({ runtime: 'misbehave', body: 'fail-open' });
-    expect(out.result).toMatchObject({ status: 500, problem: { type: 'https://plurnk.dev/problems/misbehave/went-wrong' } });
+    expect(out.result).toMatchObject({
+      status: 500,
+      problem: { type: 'https://plurnk.dev/problems/misbehave/went-wrong' },
+    });
     expect(out.channels.out).toMatchObject({ text: 'partial', state: 'errored' });
   });
 
   it('settles 500 when the thread dies during run(), keeping earlier output, and the tag works again', async () => {
     const out = await host.exec({ runtime: 'misbehave', body: 'exit' });
-    expect(out.result.problem).toMatchObject({ type: 'https://plurnk.dev/problems/exec/executor-threw', detail: 'the worker thread died during run(): the worker thread exited with code 3' });
+    expect(out.result.problem).toMatchObject({
+      type: 'https://plurnk.dev/problems/exec/executor-threw',
+      detail: 'the worker thread died during run(): the worker thread exited with code 3',
+    });
     expect(out.channels.out).toMatchObject({ text: 'about to exit', state: 'errored' });
     expect((await host.exec({ runtime: 'misbehave', body: 'nothing' })).result.status).toBe(200);
   });
 
   it('bounds leaf text in a Problem detail with the error-detail limit', async () => {
-    const small = await bootHost(fixtureDiscovery(['exec-misbehaves'], { env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '12' } }));
+    const small = await bootHost(
+      fixtureDiscovery(['exec-misbehaves'], { env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '12' } }),
+    );
     try {
       const out = await small.exec({ runtime: 'misbehave', body: 'throw' });
       expect(out.result.problem?.detail).toBe('run() threw:...');

@@ -44,7 +44,11 @@ describe('run sinks across the thread', () => {
       },
     });
     expect(asked).toEqual([{ kind: 'confirm', prompt: 'deploy now?', payload: { asked: true } }]);
-    expect(JSON.parse(out.channels.results!.text)).toEqual({ resolution: { outcome: 'accepted', payload: { answer: 42 } }, hasEntry: false, address: null });
+    expect(JSON.parse(out.channels.results!.text)).toEqual({
+      resolution: { outcome: 'accepted', payload: { answer: 42 } },
+      hasEntry: false,
+      address: null,
+    });
   });
 
   it('keeps writes and an interaction in the order the leaf made them', async () => {
@@ -82,13 +86,22 @@ describe('run sinks across the thread', () => {
         },
       },
     });
-    expect(entries).toEqual([{ path: 'notes/answer.md', content: '{"outcome":"declined"}', opts: { tags: ['answer'] } }]);
-    expect(JSON.parse(out.channels.results!.text)).toMatchObject({ hasEntry: true, address: 'known:///notes/answer.md' });
+    expect(entries).toEqual([
+      { path: 'notes/answer.md', content: '{"outcome":"declined"}', opts: { tags: ['answer'] } },
+    ]);
+    expect(JSON.parse(out.channels.results!.text)).toMatchObject({
+      hasEntry: true,
+      address: 'known:///notes/answer.md',
+    });
   });
 
   it('rejects a malformed interaction in the leaf and records it as a violation', async () => {
     let called = false;
-    const out = await host.exec({ runtime: 'ask', body: 'malformed', sinks: { interact: async () => ((called = true), { outcome: 'accepted' }) } });
+    const out = await host.exec({
+      runtime: 'ask',
+      body: 'malformed',
+      sinks: { interact: async () => ((called = true), { outcome: 'accepted' }) },
+    });
     expect(called).toBe(false);
     expect(JSON.parse(out.channels.results!.text).error).toMatch(/interact: invalid request/);
     expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*kind/)]);
@@ -96,7 +109,11 @@ describe('run sinks across the thread', () => {
 
   it('refuses writes and state changes for undeclared channels, and forwards only what it accepted', async () => {
     const forwarded: string[] = [];
-    const out = await host.exec({ runtime: 'misbehave', body: 'undeclared', sinks: { write: (channel, chunk) => void forwarded.push(`${channel}:${chunk}`) } });
+    const out = await host.exec({
+      runtime: 'misbehave',
+      body: 'undeclared',
+      sinks: { write: (channel, chunk) => void forwarded.push(`${channel}:${chunk}`) },
+    });
     expect(out.result.status).toBe(200);
     expect(Object.keys(out.channels)).toEqual(['out', 'err']);
     expect(out.channels.out!.text).toBe('kept');
@@ -109,7 +126,11 @@ describe('run sinks across the thread', () => {
 
   it('allows only active ⇒ closed or errored, and refuses writes to a closed channel', async () => {
     const states: [string, ChannelState][] = [];
-    const out = await host.exec({ runtime: 'misbehave', body: 'illegal', sinks: { setState: (channel, state) => void states.push([channel, state]) } });
+    const out = await host.exec({
+      runtime: 'misbehave',
+      body: 'illegal',
+      sinks: { setState: (channel, state) => void states.push([channel, state]) },
+    });
     expect(out.channels.out).toMatchObject({ state: 'closed', text: '' });
     expect(out.violations).toEqual([
       'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
@@ -117,7 +138,10 @@ describe('run sinks across the thread', () => {
       'setState on err: "sideways" is not a channel state',
     ]);
     // `err` was left active and the run succeeded, so the host closed it afterwards.
-    expect(states).toEqual([['out', 'closed'], ['err', 'closed']]);
+    expect(states).toEqual([
+      ['out', 'closed'],
+      ['err', 'closed'],
+    ]);
   });
 
   it('keeps a per-write mimetype as its own part', async () => {
@@ -132,13 +156,17 @@ describe('run sinks across the thread', () => {
 
   it('keeps valid notices and refuses invalid ones', async () => {
     const emitted: unknown[] = [];
-    const out = await host.exec({ runtime: 'misbehave', body: 'bad-notice', sinks: { emit: (notice) => void emitted.push(notice) } });
+    const out = await host.exec({
+      runtime: 'misbehave',
+      body: 'bad-notice',
+      sinks: { emit: (notice) => void emitted.push(notice) },
+    });
     expect(out.notices).toEqual([{ kind: 'progress', message: 'half', progress: 0.5 }]);
     expect(emitted).toEqual(out.notices);
     expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(kind: /)]);
   });
 
-  it("records an embedding sink that throws without breaking the run", async () => {
+  it('records an embedding sink that throws without breaking the run', async () => {
     const out = await host.exec({
       runtime: 'misbehave',
       body: 'mimetypes',

@@ -9,10 +9,22 @@ import { recordingArgs } from '../../helpers/recording-args.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'plurnk-host-subprocess-'));
 
-const CASES: { name: string; runtime: string; body: string; target?: string; cwd?: string; env?: Record<string, string> }[] = [
+const CASES: {
+  name: string;
+  runtime: string;
+  body: string;
+  target?: string;
+  cwd?: string;
+  env?: Record<string, string>;
+}[] = [
   { name: 'stdout and success', runtime: 'sh', body: 'echo hello; printf "a\\nb"' },
   { name: 'a nonzero exit with both channels', runtime: 'sh', body: 'echo out; echo err >&2; exit 3' },
-  { name: 'a run env handed to the child', runtime: 'sh', body: 'echo "$ONLY_HERE:${HOME:-no home}"', env: { ONLY_HERE: 'given', PATH: process.env.PATH ?? '' } },
+  {
+    name: 'a run env handed to the child',
+    runtime: 'sh',
+    body: 'echo "$ONLY_HERE:${HOME:-no home}"',
+    env: { ONLY_HERE: 'given', PATH: process.env.PATH ?? '' },
+  },
   { name: 'a cwd', runtime: 'sh', body: 'pwd', cwd: scratch },
   { name: 'a missing cwd', runtime: 'sh', body: 'pwd', cwd: join(scratch, 'missing') },
   { name: 'a target program with the body as stdin', runtime: 'sh', body: 'piped', target: 'cat; echo done' },
@@ -38,10 +50,28 @@ describe('SubprocessExecutor through the host', () => {
 
   it.each(CASES)('gives the in-process result for $name', async ({ runtime, body, target, cwd, env }) => {
     const executor = new SubprocessExecutor({ runtime, glyph: '' });
-    const { args, recording } = recordingArgs({ runtime, body, target: target ?? null, cwd: cwd ?? null, ...(env ? { env } : {}) });
-    const local = comparable(await executor.run(args), (name) => ({ text: recording.text(name), state: recording.state(name) }));
-    const out: ExecOutcome = await host.exec({ runtime, body, target: target ?? null, cwd: cwd ?? null, ...(env ? { env } : {}) });
-    const isolated = comparable(out.result, (name) => ({ text: out.channels[name]!.text, state: out.channels[name]!.state }));
+    const { args, recording } = recordingArgs({
+      runtime,
+      body,
+      target: target ?? null,
+      cwd: cwd ?? null,
+      ...(env ? { env } : {}),
+    });
+    const local = comparable(await executor.run(args), (name) => ({
+      text: recording.text(name),
+      state: recording.state(name),
+    }));
+    const out: ExecOutcome = await host.exec({
+      runtime,
+      body,
+      target: target ?? null,
+      cwd: cwd ?? null,
+      ...(env ? { env } : {}),
+    });
+    const isolated = comparable(out.result, (name) => ({
+      text: out.channels[name]!.text,
+      state: out.channels[name]!.state,
+    }));
     expect(isolated).toEqual(local);
   });
 

@@ -3,7 +3,10 @@ import { TagWorkers, type RecyclePolicy } from '../../../src/host/tag-workers.js
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
 const entry = fixtureDiscovery(['exec-keeps-state']).registry.get('state')!;
-const spec = { boot: { tag: 'state', glyph: '', entryUrl: entry.entryUrl }, env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' } };
+const spec = {
+  boot: { tag: 'state', glyph: '', entryUrl: entry.entryUrl },
+  env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' },
+};
 
 // The thread bookkeeping of one tag, with real threads: which thread a task gets, the warm
 // spare, and retirement.

@@ -34,10 +34,22 @@ describe('tool registries through the host', () => {
   });
 
   it.each([
-    ['no target', '', null, 'target-required', /text is a tool family: name one of its tools as the target \(upper, stamp\)/],
+    [
+      'no target',
+      '',
+      null,
+      'target-required',
+      /text is a tool family: name one of its tools as the target \(upper, stamp\)/,
+    ],
     ['an unknown tool', 'x', 'lower', 'target-not-supported', /text has no tool "lower"; its tools: upper, stamp/],
-    ["a body the tool requires", '', 'upper', 'body-required', /text needs a body \(text to upper-case\)/],
-    ["a body and target to an exclusive tool", 'extra', 'stamp', 'input-conflict', /takes a body or a target, not both/],
+    ['a body the tool requires', '', 'upper', 'body-required', /text needs a body \(text to upper-case\)/],
+    [
+      'a body and target to an exclusive tool',
+      'extra',
+      'stamp',
+      'input-conflict',
+      /takes a body or a target, not both/,
+    ],
   ])('refuses %s before effect()', async (_name, body, target, expected, detail) => {
     const out = await host.exec({ runtime: 'text', body, target });
     expect(out.result.status).toBe(400);

@@ -20,13 +20,18 @@ describe('the crash-loop breaker', () => {
   });
 
   it('degrades a tag after three crashes: exec fast-fails 503 with the last crash, other tags unaffected', async () => {
-    const host = await boot({ packageDirs: zooDirs('healthy', 'run-exits'), breaker: { crashes: 3, windowMs: 600_000, cooldownMs: 600_000 } });
+    const host = await boot({
+      packageDirs: zooDirs('healthy', 'run-exits'),
+      breaker: { crashes: 3, windowMs: 600_000, cooldownMs: 600_000 },
+    });
     for (let crash = 1; crash <= 3; crash++) {
       expect(host.availability('run-exits')?.degraded).toBeUndefined();
       // A clean run between crashes does not forgive them: the window counts crashes only.
       if (crash > 1) expect((await host.exec({ runtime: 'run-exits', body: 'ok' })).result).toEqual({ status: 200 });
       const out = await host.exec({ runtime: 'run-exits', body: 'fault' });
-      expect(out.result.problem?.detail).toBe('the worker thread died during run(): the worker thread exited with code 3');
+      expect(out.result.problem?.detail).toBe(
+        'the worker thread died during run(): the worker thread exited with code 3',
+      );
     }
     const degraded = await host.exec({ runtime: 'run-exits', body: 'ok' });
     expect(degraded.effect).toBeNull();
@@ -36,8 +41,13 @@ describe('the crash-loop breaker', () => {
       status: 503,
       lastCrash: 'the worker thread exited with code 3',
     });
-    expect(degraded.result.problem?.detail).toMatch(/^runtime run-exits is degraded: its worker threads crashed 3 time\(s\) within the breaker window; it may run again in \d+ms\. Last crash: the worker thread exited with code 3$/);
-    expect(host.availability('run-exits')).toMatchObject({ available: true, degraded: { reason: 'the worker thread exited with code 3', crashes: 3 } });
+    expect(degraded.result.problem?.detail).toMatch(
+      /^runtime run-exits is degraded: its worker threads crashed 3 time\(s\) within the breaker window; it may run again in \d+ms\. Last crash: the worker thread exited with code 3$/,
+    );
+    expect(host.availability('run-exits')).toMatchObject({
+      available: true,
+      degraded: { reason: 'the worker thread exited with code 3', crashes: 3 },
+    });
     expect((await host.exec({ runtime: 'healthy', body: 'still here' })).result).toEqual({ status: 200 });
   });
 
@@ -47,7 +57,8 @@ describe('the crash-loop breaker', () => {
       breaker: { crashes: 2, windowMs: 600_000, cooldownMs: 600_000 },
       limits: { externalMb: 32, heartbeatMs: 50, unresponsiveMs: 1500, graceMs: 300 },
     });
-    for (let i = 0; i < 3; i++) expect((await host.exec({ runtime: 'run-throws', body: 'fault' })).result.status).toBe(500);
+    for (let i = 0; i < 3; i++)
+      expect((await host.exec({ runtime: 'run-throws', body: 'fault' })).result.status).toBe(500);
     expect(host.availability('run-throws')?.degraded).toBeUndefined();
 
     for (const runtime of ['late-uncaught-exception', 'buffer-bomb', 'run-spins']) {
@@ -56,7 +67,9 @@ describe('the crash-loop breaker', () => {
       expect(host.availability(runtime)?.degraded).toBeUndefined();
       const second = await host.exec({ runtime, body: 'fault' });
       expect(host.availability(runtime)?.degraded?.reason).toBe(second.result.problem?.detail);
-      expect((await host.exec({ runtime, body: 'ok' })).result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-degraded');
+      expect((await host.exec({ runtime, body: 'ok' })).result.problem?.type).toBe(
+        'https://plurnk.dev/problems/exec/runtime-degraded',
+      );
     }
   });
 

@@ -11,7 +11,18 @@ describe('the zoo: forbidden habits', () => {
   beforeAll(async () => {
     process.env.PLURNK_SECRET = 'zoo-plurnk-secret';
     process.env.ZOO_API_TOKEN = 'zoo-api-token';
-    host = await createHost({ packageDirs: zooDirs('healthy', 'mutates-args', 'starts-worker-thread', 'signals-its-host', 'retains-state', 'host/exec-reads-env'), breaker: { crashes: 1000 }, limits: { graceMs: 300 } });
+    host = await createHost({
+      packageDirs: zooDirs(
+        'healthy',
+        'mutates-args',
+        'starts-worker-thread',
+        'signals-its-host',
+        'retains-state',
+        'host/exec-reads-env',
+      ),
+      breaker: { crashes: 1000 },
+      limits: { graceMs: 300 },
+    });
   });
   afterEach(() => expect(hostErrors.errors).toEqual([]));
   afterAll(async () => {
@@ -22,22 +33,45 @@ describe('the zoo: forbidden habits', () => {
   });
 
   it('refuses a change to ExecArgs: the assignment throws in the leaf, 500 executor-threw, recorded as a violation', async () => {
-    const out = await expectContained(host, { runtime: 'mutates-args', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-    const refusal = 'run() tried to set args.body: ExecArgs are read-only (§executor-forbidden); copy what you need instead';
-    expect(out.result.problem).toMatchObject({ detail: `run() threw: PlurnkExecsError: ${refusal}`, error: 'PlurnkExecsError' });
+    const out = await expectContained(host, {
+      runtime: 'mutates-args',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    const refusal =
+      'run() tried to set args.body: ExecArgs are read-only (§executor-forbidden); copy what you need instead';
+    expect(out.result.problem).toMatchObject({
+      detail: `run() threw: PlurnkExecsError: ${refusal}`,
+      error: 'PlurnkExecsError',
+    });
     expect(out.violations).toEqual([refusal]);
     expect(out.channels.out!.text).toBe('before the fault');
   });
 
   it('refuses a worker thread of the leaf’s own: 500 executor-threw, recorded as a violation', async () => {
-    const out = await expectContained(host, { runtime: 'starts-worker-thread', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-    const refusal = 'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
+    const out = await expectContained(host, {
+      runtime: 'starts-worker-thread',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    const refusal =
+      'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([refusal]);
   });
 
   it('refuses a signal to the process the leaf shares with the host: 500 executor-threw, recorded as a violation', async () => {
-    const out = await expectContained(host, { runtime: 'signals-its-host', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'signals-its-host',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([refusal]);
@@ -45,7 +79,12 @@ describe('the zoo: forbidden habits', () => {
   });
 
   it('never lets module state reach the next run: each run starts in a fresh thread', async () => {
-    const out = await expectContained(host, { runtime: 'retains-state', status: 200, kept: 'run 1', next: { body: 'again', text: 'run 1' } });
+    const out = await expectContained(host, {
+      runtime: 'retains-state',
+      status: 200,
+      kept: 'run 1',
+      next: { body: 'again', text: 'run 1' },
+    });
     expect(out.channels.out!.text).toBe('run 1');
   });
 

@@ -25,14 +25,33 @@ describe('the zoo: memory bombs', () => {
     afterAll(() => host.close());
 
     it('ends a heap bomb at the thread heap cap: 500 memory-limit-exceeded', async () => {
-      const out = await expectContained(host, { runtime: 'heap-bomb', problem: 'exec/memory-limit-exceeded', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-      expect(out.result.problem?.detail).toBe('the worker thread ran out of JS heap during run() and died (limits.heapMb 64)');
+      const out = await expectContained(host, {
+        runtime: 'heap-bomb',
+        problem: 'exec/memory-limit-exceeded',
+        status: 500,
+        kept: 'before the fault',
+        next: { body: 'ok' },
+      });
+      expect(out.result.problem?.detail).toBe(
+        'the worker thread ran out of JS heap during run() and died (limits.heapMb 64)',
+      );
     });
 
-    it.each(['buffer-bomb', 'arraybuffer-bomb', 'wasm-memory-growth'])('ends %s past limits.externalMb from the memory its thread reports', async (runtime) => {
-      const out = await expectContained(host, { runtime, problem: 'exec/memory-limit-exceeded', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-      expect(out.result.problem?.detail).toMatch(/^the worker thread holds \d+ MB outside its JS heap \(Buffers, ArrayBuffers, WebAssembly memory: \d+ MB in ArrayBuffers\), over limits.externalMb 64$/);
-    });
+    it.each(['buffer-bomb', 'arraybuffer-bomb', 'wasm-memory-growth'])(
+      'ends %s past limits.externalMb from the memory its thread reports',
+      async (runtime) => {
+        const out = await expectContained(host, {
+          runtime,
+          problem: 'exec/memory-limit-exceeded',
+          status: 500,
+          kept: 'before the fault',
+          next: { body: 'ok' },
+        });
+        expect(out.result.problem?.detail).toMatch(
+          /^the worker thread holds \d+ MB outside its JS heap \(Buffers, ArrayBuffers, WebAssembly memory: \d+ MB in ArrayBuffers\), over limits.externalMb 64$/,
+        );
+      },
+    );
   });
 
   describe('beyond what a thread reports', () => {
@@ -42,14 +61,28 @@ describe('the zoo: memory bombs', () => {
         packageDirs: zooDirs('healthy', 'sync-buffer-bomb'),
         breaker: { crashes: 1000 },
         // The thread's own report would never arrive; the host's RSS is all there is.
-        limits: { externalMb: 1_000_000, rssMb: Math.round(process.memoryUsage.rss() / MB) + 256, heartbeatMs: 50, unresponsiveMs: 60_000, graceMs: 300 },
+        limits: {
+          externalMb: 1_000_000,
+          rssMb: Math.round(process.memoryUsage.rss() / MB) + 256,
+          heartbeatMs: 50,
+          unresponsiveMs: 60_000,
+          graceMs: 300,
+        },
       });
     });
     afterAll(() => host.close());
 
     it('ends a synchronous Buffer bomb when the host process passes limits.rssMb, naming the silent thread', async () => {
-      const out = await expectContained(host, { runtime: 'sync-buffer-bomb', problem: 'exec/memory-limit-exceeded', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-      expect(out.result.problem?.detail).toMatch(/^the host process's resident memory reached \d+ MB, over limits.rssMb \d+; this run was the likeliest cause \(its thread has been silent for \d+ms\)$/);
+      const out = await expectContained(host, {
+        runtime: 'sync-buffer-bomb',
+        problem: 'exec/memory-limit-exceeded',
+        status: 500,
+        kept: 'before the fault',
+        next: { body: 'ok' },
+      });
+      expect(out.result.problem?.detail).toMatch(
+        /^the host process's resident memory reached \d+ MB, over limits.rssMb \d+; this run was the likeliest cause \(its thread has been silent for \d+ms\)$/,
+      );
     });
   });
 });

@@ -30,7 +30,13 @@ describe('the zoo: output faults', () => {
   });
 
   it('fails a flood 500 output-limit-exceeded, keeping an intact prefix that ends on a character', async () => {
-    const out = await expectContained(host, { runtime: 'output-flood', problem: 'exec/output-limit-exceeded', status: 500, kept: UNIT.repeat(10), next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'output-flood',
+      problem: 'exec/output-limit-exceeded',
+      status: 500,
+      kept: UNIT.repeat(10),
+      next: { body: 'ok' },
+    });
     const kept = out.channels.out!.text;
     expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(CAP);
     expect(Buffer.byteLength(kept)).toBeGreaterThan(CAP - 4);
@@ -38,7 +44,9 @@ describe('the zoo: output faults', () => {
     expect(kept).not.toContain('\uFFFD');
     // Past the cap nothing more is taken, on any channel: the leaf's closing write was dropped.
     expect(out.channels.err!.text).toBe('');
-    expect(out.result.problem?.detail).toBe(`the run wrote more than limits.outputBytes ${CAP} bytes; the output up to the limit is kept`);
+    expect(out.result.problem?.detail).toBe(
+      `the run wrote more than limits.outputBytes ${CAP} bytes; the output up to the limit is kept`,
+    );
   });
 
   it('stops a subprocess flood (sh: yes) at the cap and kills its process group', async () => {
@@ -57,12 +65,23 @@ describe('the zoo: output faults', () => {
     const printed = vi.spyOn(process.stdout, 'write');
     const printedErr = vi.spyOn(process.stderr, 'write');
     try {
-      const out = await expectContained(host, { runtime: 'console-spam', status: 200, kept: 'ok', next: { body: 'ok' } });
+      const out = await expectContained(host, {
+        runtime: 'console-spam',
+        status: 200,
+        kept: 'ok',
+        next: { body: 'ok' },
+      });
       const spam = out.containment?.console;
       expect(spam?.bytes).toBeGreaterThan(40_000);
       expect(Buffer.byteLength(spam!.text)).toBeLessThanOrEqual(256);
-      expect(spam!.text.startsWith('zoo-console-spam line 0\nzoo-console-spam error 0\nzoo-console-spam stdout 0\n')).toBe(true);
-      expect(out.violations).toEqual([expect.stringMatching(/^console output: the leaf printed \d+ bytes through console\.\*, stdout or stderr instead of writing to a declared channel/)]);
+      expect(
+        spam!.text.startsWith('zoo-console-spam line 0\nzoo-console-spam error 0\nzoo-console-spam stdout 0\n'),
+      ).toBe(true);
+      expect(out.violations).toEqual([
+        expect.stringMatching(
+          /^console output: the leaf printed \d+ bytes through console\.\*, stdout or stderr instead of writing to a declared channel/,
+        ),
+      ]);
       // The run's thread is gone; had anything been forwarded to this process it would be here.
       await host.exec({ runtime: 'healthy', body: 'flush' });
       const seen = [...printed.mock.calls, ...printedErr.mock.calls].map(([chunk]) => String(chunk)).join('');
@@ -86,8 +105,20 @@ describe('the zoo: output faults', () => {
   });
 
   it('refuses writes and state changes on an undeclared channel as violations, keeping declared output', async () => {
-    const out = await expectContained(host, { runtime: 'writes-undeclared', status: 200, kept: 'before the fault', next: { body: 'ok' } });
-    expect(out.channels).toEqual({ out: { mimetype: 'text/plain', state: 'closed', text: 'before the fault, after', parts: [{ mimetype: 'text/plain', text: 'before the fault, after' }] } });
+    const out = await expectContained(host, {
+      runtime: 'writes-undeclared',
+      status: 200,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.channels).toEqual({
+      out: {
+        mimetype: 'text/plain',
+        state: 'closed',
+        text: 'before the fault, after',
+        parts: [{ mimetype: 'text/plain', text: 'before the fault, after' }],
+      },
+    });
     expect(out.violations).toEqual([
       'write to undeclared channel "secrets" (declared: out)',
       'setState to undeclared channel "secrets" (declared: out)',

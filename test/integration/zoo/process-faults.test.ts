@@ -13,7 +13,13 @@ describe('the zoo: processes left behind', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'spawns-grandchildren', 'child-ignores-sighup', 'child-escapes-setsid', 'host/exec-hangs-with-child'),
+      packageDirs: zooDirs(
+        'healthy',
+        'spawns-grandchildren',
+        'child-ignores-sighup',
+        'child-escapes-setsid',
+        'host/exec-hangs-with-child',
+      ),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -38,7 +44,12 @@ describe('the zoo: processes left behind', () => {
   });
 
   it('reaps a setsid escapee whose new group the leaf reported', async () => {
-    const out = await expectContained(host, { runtime: 'child-escapes-setsid', body: 'report', status: 200, next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'child-escapes-setsid',
+      body: 'report',
+      status: 200,
+      next: { body: 'ok' },
+    });
     expect(out.containment?.reapedProcesses).toBe(1);
     const [, escaped] = out.channels.out!.text.split(' ').map(Number);
     expect(survivors(escaped!)).toEqual([]);
@@ -46,12 +57,18 @@ describe('the zoo: processes left behind', () => {
 
   it('cannot see a setsid escapee nobody reported (the documented limit): it outlives the run', async () => {
     const marker = randomUUID();
-    const out = await host.exec({ runtime: 'child-escapes-setsid', body: 'fault', env: { ...process.env, ZOO_RUN: marker } });
+    const out = await host.exec({
+      runtime: 'child-escapes-setsid',
+      body: 'fault',
+      env: { ...process.env, ZOO_RUN: marker },
+    });
     const [group, escaped] = out.channels.out!.text.split(' ').map(Number);
     try {
       expect(survivors(group!)).toEqual([]);
       expect(survivors(escaped!)).toHaveLength(1);
-      expect(markedProcesses(marker)).toEqual([expect.stringMatching(new RegExp(`^\\S+\\s+${escaped}\\s+sleep 1000$`))]);
+      expect(markedProcesses(marker)).toEqual([
+        expect.stringMatching(new RegExp(`^\\S+\\s+${escaped}\\s+sleep 1000$`)),
+      ]);
     } finally {
       signalGroup(escaped!, 'SIGKILL');
     }
@@ -62,12 +79,20 @@ describe('the zoo: processes left behind', () => {
     for (const attempt of [1, 2]) {
       const recorder = recordSinks();
       const controller = new AbortController();
-      const running = host.exec({ runtime: 'hang-child', body: `attempt ${attempt}`, signal: controller.signal, sinks: recorder.sinks });
+      const running = host.exec({
+        runtime: 'hang-child',
+        body: `attempt ${attempt}`,
+        signal: controller.signal,
+        sinks: recorder.sinks,
+      });
       const pgid = Number(await recorder.firstWrite);
       expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
       controller.abort();
       const out = await running;
-      expect(out.result.problem).toMatchObject({ type: 'https://plurnk.dev/problems/exec/execution-cancelled', status: 499 });
+      expect(out.result.problem).toMatchObject({
+        type: 'https://plurnk.dev/problems/exec/execution-cancelled',
+        status: 499,
+      });
       expect(out.channels.out).toMatchObject({ text: String(pgid), state: 'errored' });
       expect(survivors(pgid)).toEqual([]);
     }

@@ -11,7 +11,19 @@ describe('the zoo: faults inside run()', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'run-throws', 'run-rejects', 'run-never-settles', 'run-spins', 'ignores-abort', 'run-exits', 'late-uncaught-exception', 'late-unhandled-rejection', 'invalid-result', 'run-blocks-in-exec-sync'),
+      packageDirs: zooDirs(
+        'healthy',
+        'run-throws',
+        'run-rejects',
+        'run-never-settles',
+        'run-spins',
+        'ignores-abort',
+        'run-exits',
+        'late-uncaught-exception',
+        'late-unhandled-rejection',
+        'invalid-result',
+        'run-blocks-in-exec-sync',
+      ),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300, heartbeatMs: 50, unresponsiveMs: 2000 },
     });
@@ -23,51 +35,118 @@ describe('the zoo: faults inside run()', () => {
   });
 
   it('turns a throw into 500 executor-threw naming the error, keeping what was written before', async () => {
-    const out = await expectContained(host, { runtime: 'run-throws', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-    expect(out.result.problem).toMatchObject({ detail: 'run() threw: RangeError: run-throws gave up', error: 'RangeError' });
+    const out = await expectContained(host, {
+      runtime: 'run-throws',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem).toMatchObject({
+      detail: 'run() threw: RangeError: run-throws gave up',
+      error: 'RangeError',
+    });
   });
 
   it('turns a rejection after an await into 500 executor-threw', async () => {
-    const out = await expectContained(host, { runtime: 'run-rejects', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'run-rejects',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     expect(out.result.problem?.detail).toBe('run() threw: TypeError: run-rejects rejected after an await');
   });
 
   it('ends a run that never settles at its deadline: 504 execution-timeout, its thread terminated after grace', async () => {
-    const out = await expectContained(host, { runtime: 'run-never-settles', timeoutMs: 300, problem: 'exec/execution-timeout', status: 504, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'run-never-settles',
+      timeoutMs: 300,
+      problem: 'exec/execution-timeout',
+      status: 504,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     expect(out.result.problem?.detail).toMatch(/did not settle within 300ms; its worker thread was terminated$/);
   });
 
   it('reports a synchronous loop as 500 executor-unresponsive, distinct from a timeout, and replaces the thread', async () => {
-    const out = await expectContained(host, { runtime: 'run-spins', problem: 'exec/executor-unresponsive', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-    expect(out.result.problem?.detail).toMatch(/^the worker thread stopped answering: no heartbeat for \d+ms \(limits.unresponsiveMs 2000\)/);
+    const out = await expectContained(host, {
+      runtime: 'run-spins',
+      problem: 'exec/executor-unresponsive',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem?.detail).toMatch(
+      /^the worker thread stopped answering: no heartbeat for \d+ms \(limits.unresponsiveMs 2000\)/,
+    );
   });
 
   it('cancels a leaf that ignores its abort: 499 execution-cancelled once grace runs out', async () => {
-    const out = await expectContained(host, { runtime: 'ignores-abort', abortAfterFirstWrite: true, problem: 'exec/execution-cancelled', status: 499, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'ignores-abort',
+      abortAfterFirstWrite: true,
+      problem: 'exec/execution-cancelled',
+      status: 499,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     expect(out.channels.out!.text).toBe('before the fault');
   });
 
   it('settles 500 executor-threw when process.exit() ends the thread inside run()', async () => {
-    const out = await expectContained(host, { runtime: 'run-exits', problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
-    expect(out.result.problem?.detail).toBe('the worker thread died during run(): the worker thread exited with code 3');
+    const out = await expectContained(host, {
+      runtime: 'run-exits',
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem?.detail).toBe(
+      'the worker thread died during run(): the worker thread exited with code 3',
+    );
   });
 
   it.each([
-    ['late-uncaught-exception', 'an uncaught exception escaped run() (from a timer or callback it started): Error: thrown from a timer after run() resolved'],
-    ['late-unhandled-rejection', 'an unhandled rejection escaped run() (from a timer or callback it started): Error: rejected in a timer after run() resolved'],
+    [
+      'late-uncaught-exception',
+      'an uncaught exception escaped run() (from a timer or callback it started): Error: thrown from a timer after run() resolved',
+    ],
+    [
+      'late-unhandled-rejection',
+      'an unhandled rejection escaped run() (from a timer or callback it started): Error: rejected in a timer after run() resolved',
+    ],
   ])('charges %s from a timer left behind to the run that left it: 500 executor-threw', async (runtime, detail) => {
-    const out = await expectContained(host, { runtime, problem: 'exec/executor-threw', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime,
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     expect(out.result.problem?.detail).toBe(detail);
   });
 
   it('turns a result of the wrong shape into 500 executor-invalid-result', async () => {
-    const out = await expectContained(host, { runtime: 'invalid-result', problem: 'exec/executor-invalid-result', status: 500, kept: 'before the fault', next: { body: 'ok' } });
+    const out = await expectContained(host, {
+      runtime: 'invalid-result',
+      problem: 'exec/executor-invalid-result',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
     expect(out.result.problem?.detail).toMatch(/^run\(\) resolved an invalid result: /);
   });
 
   it('settles a run blocked in execSync as unresponsive while the blocking call still runs', async () => {
     const marker = randomUUID();
-    const out = await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'fault', env: { ...process.env, ZOO_RUN: marker } });
+    const out = await host.exec({
+      runtime: 'run-blocks-in-exec-sync',
+      body: 'fault',
+      env: { ...process.env, ZOO_RUN: marker },
+    });
     expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/executor-unresponsive');
     expect(out.channels.out!.text).toBe('before the fault');
     // The documented limit: execSync's child is in the host's own group, unreported. It is

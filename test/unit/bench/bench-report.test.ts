@@ -31,7 +31,16 @@ describe('benchmark report', () => {
       scenarios: [
         {
           name: 'dispatch',
-          rows: [{ name: 'host.exec()', unit: 'µs', subject: stat, baseline: { name: 'bare port', stat: summarize([4, 5, 6]) }, ratio: 2.4, target: target(2.4, '<=', 2) }],
+          rows: [
+            {
+              name: 'host.exec()',
+              unit: 'µs',
+              subject: stat,
+              baseline: { name: 'bare port', stat: summarize([4, 5, 6]) },
+              ratio: 2.4,
+              target: target(2.4, '<=', 2),
+            },
+          ],
           notes: ['a note'],
         },
       ],
@@ -39,13 +48,19 @@ describe('benchmark report', () => {
     const table = formatBenchTable(report);
     expect(table).toContain('2 cores (Test CPU), Node v20.20.2');
     expect(table).toContain('--quick (not for the record)');
-    expect(table).toContain('| dispatch | host.exec() | 12.0 µs (13.8) | bare port | 5.00 µs (5.90) | 2.40× | ❌ <= 2× |');
+    expect(table).toContain(
+      '| dispatch | host.exec() | 12.0 µs (13.8) | bare port | 5.00 µs (5.90) | 2.40× | ❌ <= 2× |',
+    );
     expect(table).toContain('- dispatch: a note');
   });
 
   it('rejects an unknown scenario before running anything', async () => {
-    const error = await runBench({ scenarios: ['dispatch', 'warp'], write: () => {}, progress: () => {} }).catch((e: unknown) => e);
+    const error = await runBench({ scenarios: ['dispatch', 'warp'], write: () => {}, progress: () => {} }).catch(
+      (e: unknown) => e,
+    );
     expect(isPlurnkExecsError(error, 'invalid-configuration')).toBe(true);
-    expect((error as Error).message).toMatch(/"warp".*choose from probe, dispatch, stream, subprocess, recycle, memory/);
+    expect((error as Error).message).toMatch(
+      /"warp".*choose from probe, dispatch, stream, subprocess, recycle, memory/,
+    );
   });
 });

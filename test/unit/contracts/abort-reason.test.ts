@@ -12,7 +12,11 @@ describe('planCancel', () => {
     ['a string reason', 'stop', { kind: 'hangup' }],
     ['housekeeping with a grace', { housekeeping: true, graceMs: 50 }, { kind: 'housekeeping', graceMs: 50 }],
     ['housekeeping without a grace', { housekeeping: true }, { kind: 'housekeeping', graceMs: DEFAULT_KILL_GRACE_MS }],
-    ['housekeeping with a negative grace', { housekeeping: true, graceMs: -5 }, { kind: 'housekeeping', graceMs: DEFAULT_KILL_GRACE_MS }],
+    [
+      'housekeeping with a negative grace',
+      { housekeeping: true, graceMs: -5 },
+      { kind: 'housekeeping', graceMs: DEFAULT_KILL_GRACE_MS },
+    ],
   ])('reads %s', (_name, reason, plan) => {
     expect(planCancel(reason)).toEqual(plan);
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAbortReason, encodeAbortReason, isWorkerControlMessage } from '../../../src/contracts/protocol.js';
-import { describeError, deserializeError, serializeError, type SerializedError } from '../../../src/contracts/serialized-error.js';
+import {
+  describeError,
+  deserializeError,
+  serializeError,
+  type SerializedError,
+} from '../../../src/contracts/serialized-error.js';
 
 /** What a message becomes after crossing a MessagePort. */
 const cross = <T>(value: T): T => structuredClone(value);
@@ -12,7 +17,9 @@ describe('abort reasons across the thread', () => {
   });
 
   it('rebuilds a DOMException with its name and message', () => {
-    const reason = decodeAbortReason(cross(encodeAbortReason(new AbortController().signal.reason ?? new DOMException('stop', 'AbortError'))));
+    const reason = decodeAbortReason(
+      cross(encodeAbortReason(new AbortController().signal.reason ?? new DOMException('stop', 'AbortError'))),
+    );
     expect(reason).toBeInstanceOf(DOMException);
     expect((reason as DOMException).name).toBe('AbortError');
   });
@@ -22,8 +29,15 @@ describe('abort reasons across the thread', () => {
       code = 'E_HALT';
       override name = 'Halt';
     }
-    const reason = decodeAbortReason(cross(encodeAbortReason(new Halt('halt', { cause: new Error('why') })))) as Error & { code: string };
-    expect([reason.name, reason.message, reason.code, (reason.cause as Error).message]).toEqual(['Halt', 'halt', 'E_HALT', 'why']);
+    const reason = decodeAbortReason(
+      cross(encodeAbortReason(new Halt('halt', { cause: new Error('why') }))),
+    ) as Error & { code: string };
+    expect([reason.name, reason.message, reason.code, (reason.cause as Error).message]).toEqual([
+      'Halt',
+      'halt',
+      'E_HALT',
+      'why',
+    ]);
     expect(decodeAbortReason(cross(encodeAbortReason(() => 1)))).toBeInstanceOf(Error);
   });
 });
@@ -32,14 +46,26 @@ describe('serializeError', () => {
   it('keeps name, message, code and cause, and describes non-errors', () => {
     const error = Object.assign(new TypeError('bad', { cause: 'root' }), { code: 'E_BAD' });
     const serialized = serializeError(error);
-    expect(serialized).toMatchObject({ name: 'TypeError', message: 'bad', code: 'E_BAD', cause: { name: 'NonError', message: 'root' } });
+    expect(serialized).toMatchObject({
+      name: 'TypeError',
+      message: 'bad',
+      code: 'E_BAD',
+      cause: { name: 'NonError', message: 'root' },
+    });
     expect(describeError(serialized)).toBe('TypeError: bad');
     expect(deserializeError(serialized)).toMatchObject({ name: 'TypeError', message: 'bad', code: 'E_BAD' });
     expect(serializeError(Symbol('s'))).toEqual({ name: 'NonError', message: 'Symbol(s)' });
   });
 
   it('never throws for a hostile value, and cuts a cause cycle', () => {
-    const hostile = new Proxy({}, { get: () => { throw new Error('trap'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('trap');
+        },
+      },
+    );
     expect(serializeError(hostile)).toEqual({ name: 'NonError', message: 'an unreadable value was thrown' });
     const cyclic: Error & { cause?: unknown } = new Error('loop');
     cyclic.cause = cyclic;

@@ -15,7 +15,10 @@ describe('validateResult', () => {
     ['a 100 (the lowest status)', { status: 100 }],
     ['a 500 with its problem', { status: 500, problem: problem(500), exitCode: 3 }],
     ['a 599 with its problem', { status: 599, problem: problem(599) }],
-    ['a 499 with a problem carrying extensions', { status: 499, problem: { ...problem(499, 'cancelled'), recovery: 'retry', facts: { a: [1, null] } } }],
+    [
+      'a 499 with a problem carrying extensions',
+      { status: 499, problem: { ...problem(499, 'cancelled'), recovery: 'retry', facts: { a: [1, null] } } },
+    ],
     ['a problem with an instance', { status: 400, problem: { ...problem(400), instance: 'sh:///1/2/3' } }],
     ['what Results.failure builds', Results.failure('sh', 'spawn-failed', 500, 'no such binary')],
   ])('accepts %s', (_name, value) => {
@@ -36,11 +39,23 @@ describe('validateResult', () => {
     ['a problem status below 400', { status: 500, problem: problem(300) }, /problem\.status/],
     ['an error field', { status: 500, error: 'boom' }, /error: results carry failures as `problem`/],
     ['an unknown field', { status: 200, output: 'x' }, /output/],
-    ['a relative problem type', { status: 500, problem: { ...problem(500), type: '/problems/nonzero-exit' } }, /absolute URI/],
-    ['a problem type without a code', { status: 500, problem: { ...problem(500), type: 'https://plurnk.dev/problems/' } }, /end in \/<code>/],
+    [
+      'a relative problem type',
+      { status: 500, problem: { ...problem(500), type: '/problems/nonzero-exit' } },
+      /absolute URI/,
+    ],
+    [
+      'a problem type without a code',
+      { status: 500, problem: { ...problem(500), type: 'https://plurnk.dev/problems/' } },
+      /end in \/<code>/,
+    ],
     ['an empty title', { status: 500, problem: { ...problem(500), title: '' } }, /title/],
     ['a missing detail', { status: 500, problem: { type: problem(500).type, title: 'x', status: 500 } }, /detail/],
-    ['a non-JSON extension', { status: 500, problem: { ...problem(500), when: new Date(0) } }, /extension "when" must be plain JSON/],
+    [
+      'a non-JSON extension',
+      { status: 500, problem: { ...problem(500), when: new Date(0) } },
+      /extension "when" must be plain JSON/,
+    ],
     ['a fractional exit code', { status: 200, exitCode: 0.5 }, /exitCode/],
   ])('refuses %s and says what was wrong', (_name, value, reason) => {
     const verdict = validateResult(value);

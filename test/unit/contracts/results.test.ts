@@ -3,7 +3,14 @@ import { humaniseCode, problemCode, Results, validateResult } from '../../../src
 
 describe('Results.failure', () => {
   it('builds an RFC 9457 problem whose type ends in the code and whose status agrees', () => {
-    const result = Results.failure('sh', 'nonzero-exit', 500, 'sh exited with code 3', { exitCode: 3 }, { recovery: 'Inspect stdout and stderr.' });
+    const result = Results.failure(
+      'sh',
+      'nonzero-exit',
+      500,
+      'sh exited with code 3',
+      { exitCode: 3 },
+      { recovery: 'Inspect stdout and stderr.' },
+    );
     expect(result).toEqual({
       status: 500,
       exitCode: 3,

@@ -21,7 +21,12 @@ describe('normalizeAttribution', () => {
     ['an array holding a number', ['ok', 3], '@acme/x', /received \["ok",3\]/],
     ['an array holding an empty string', ['ok', ''], '@acme/x', /received \["ok",""\]/],
     ['an object', { tag: 'x' }, '@acme/x', /received \{"tag":"x"\}/],
-    ['a reserved tag from a third party', ['fine', '@plurnk/stolen'], '@acme/x', /"@plurnk\/stolen" begins "@plurnk\/", which is reserved to @plurnk\/\* packages/],
+    [
+      'a reserved tag from a third party',
+      ['fine', '@plurnk/stolen'],
+      '@acme/x',
+      /"@plurnk\/stolen" begins "@plurnk\/", which is reserved to @plurnk\/\* packages/,
+    ],
   ])('fails hard on %s, naming the package and field', (_title, raw, packageName, message) => {
     let error: unknown;
     try {

@@ -10,7 +10,9 @@ describe('withDeadline', () => {
   });
 
   it('rejects with a TimeoutError carrying the message when the deadline passes first', async () => {
-    const error = await withDeadline(new Promise(() => {}), 20, 'effect() did not return within 20ms').catch((e: unknown) => e);
+    const error = await withDeadline(new Promise(() => {}), 20, 'effect() did not return within 20ms').catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe('effect() did not return within 20ms');
   });

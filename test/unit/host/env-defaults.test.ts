@@ -8,7 +8,14 @@ describe('parseEnvDefaults', () => {
   test.each<[string, string, [string, string][]]>([
     ['one line', 'A=1', [['A', '1']]],
     ['comments and blank lines are skipped', '# note\n\nA=1\n  # indented note\n', [['A', '1']]],
-    ['CRLF', 'A=1\r\nB=2\r\n', [['A', '1'], ['B', '2']]],
+    [
+      'CRLF',
+      'A=1\r\nB=2\r\n',
+      [
+        ['A', '1'],
+        ['B', '2'],
+      ],
+    ],
     ['spaces around = and the value are trimmed', '  A = 1  ', [['A', '1']]],
     ['an empty value', 'A=', [['A', '']]],
     ['double quotes are removed', 'A="a b"', [['A', 'a b']]],
@@ -50,15 +57,28 @@ describe('applyEnvFloors', () => {
     ['an empty string is set', { A: '' }, [floor('A', '1')], { A: '' }],
     ['an undefined value is unset', { A: undefined }, [floor('A', '1')], { A: '1' }],
     ['ordinary keys are case-sensitive', { a: 'x' }, [floor('A', '1')], { a: 'x', A: '1' }],
-    ['policy keys are matched in any case', { plurnk_execs_sh: '1' }, [floor('PLURNK_EXECS_SH', '0')], { plurnk_execs_sh: '1' }],
+    [
+      'policy keys are matched in any case',
+      { plurnk_execs_sh: '1' },
+      [floor('PLURNK_EXECS_SH', '0')],
+      { plurnk_execs_sh: '1' },
+    ],
   ])('%s', (_title, supplied, floors, expected) => {
     const { env } = applyEnvFloors(supplied, floors);
     expect(env).toEqual(Object.fromEntries(Object.entries(expected).filter(([, value]) => value !== undefined)));
   });
 
   test.each<[string, ReturnType<typeof floor>[], string]>([
-    ['the same key', [floor('A', '1', '@acme/one'), floor('A', '2', '@acme/two')], '"@acme/one" (A=1) and "@acme/two" (A=2)'],
-    ['one policy key in two cases', [floor('PLURNK_EXECS_SH', '0', '@acme/one'), floor('plurnk_execs_sh', '1', '@acme/two')], '"@acme/one" (PLURNK_EXECS_SH=0) and "@acme/two" (plurnk_execs_sh=1)'],
+    [
+      'the same key',
+      [floor('A', '1', '@acme/one'), floor('A', '2', '@acme/two')],
+      '"@acme/one" (A=1) and "@acme/two" (A=2)',
+    ],
+    [
+      'one policy key in two cases',
+      [floor('PLURNK_EXECS_SH', '0', '@acme/one'), floor('plurnk_execs_sh', '1', '@acme/two')],
+      '"@acme/one" (PLURNK_EXECS_SH=0) and "@acme/two" (plurnk_execs_sh=1)',
+    ],
   ])('two packages shipping %s fail hard naming both', (_title, floors, message) => {
     let error: unknown;
     try {

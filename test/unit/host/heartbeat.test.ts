@@ -6,7 +6,12 @@ describe('watchHeartbeat', () => {
 
   function watch(ackMs = 1000, unresponsiveMs = 300) {
     const silences: string[] = [];
-    const heartbeat = watchHeartbeat({ ackMs, unresponsiveMs, checkEveryMs: 10, onSilent: (detail) => void silences.push(detail) });
+    const heartbeat = watchHeartbeat({
+      ackMs,
+      unresponsiveMs,
+      checkEveryMs: 10,
+      onSilent: (detail) => void silences.push(detail),
+    });
     return { heartbeat, silences };
   }
 
@@ -21,7 +26,9 @@ describe('watchHeartbeat', () => {
     expect(silences).toEqual([]);
     vi.advanceTimersByTime(2000);
     expect(silences).toHaveLength(1);
-    expect(silences[0]).toMatch(/^the worker thread stopped answering: no heartbeat for 3\d\dms \(limits\.unresponsiveMs 300\)/);
+    expect(silences[0]).toMatch(
+      /^the worker thread stopped answering: no heartbeat for 3\d\dms \(limits\.unresponsiveMs 300\)/,
+    );
     heartbeat.dispose();
   });
 
@@ -31,7 +38,9 @@ describe('watchHeartbeat', () => {
     vi.advanceTimersByTime(900);
     expect(silences).toEqual([]);
     vi.advanceTimersByTime(200);
-    expect(silences).toEqual(['the worker thread did not acknowledge the run within 1000ms (the leaf did not finish loading)']);
+    expect(silences).toEqual([
+      'the worker thread did not acknowledge the run within 1000ms (the leaf did not finish loading)',
+    ]);
     heartbeat.dispose();
   });
 

@@ -29,7 +29,9 @@ test('the two-file example in docs/leaf-authoring.md is discovered and its execu
   expect(entry?.packageName).toBe('@acme/acme-execs-upper');
   expect([...packageAttributions]).toEqual([['@acme/acme-execs-upper', ['@acme/upper']]]);
 
-  const Executor = ((await import(entry?.entryUrl ?? '')) as { default: new (options: ExecutorOptions) => BaseExecutor }).default;
+  const Executor = (
+    (await import(entry?.entryUrl ?? '')) as { default: new (options: ExecutorOptions) => BaseExecutor }
+  ).default;
   const executor = new Executor({ runtime: 'upper', glyph: entry?.glyph ?? '' });
   const { args, recording } = recordingArgs({ runtime: 'upper', body: entry?.invocation.example?.body ?? '' });
   expect(await executor.run(args)).toEqual({ status: 200 });
@@ -38,5 +40,7 @@ test('the two-file example in docs/leaf-authoring.md is discovered and its execu
 
 test('the .env.defaults example in the guide parses', () => {
   const example = fences.find((f) => f.info === '' && f.text.includes('PLURNK_EXECS_UPPER=0'))?.text ?? '';
-  expect(parseEnvDefaults(example, '@acme/acme-execs-upper')).toEqual([{ key: 'PLURNK_EXECS_UPPER', value: '0', owner: '@acme/acme-execs-upper' }]);
+  expect(parseEnvDefaults(example, '@acme/acme-execs-upper')).toEqual([
+    { key: 'PLURNK_EXECS_UPPER', value: '0', owner: '@acme/acme-execs-upper' },
+  ]);
 });

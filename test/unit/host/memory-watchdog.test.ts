@@ -5,7 +5,12 @@ const MB = 1024 * 1024;
 
 function run(footprintMb: number, silentMs = 0): WatchedRun & { killed: string[] } {
   const killed: string[] = [];
-  return { killed, footprint: () => footprintMb * MB, silentFor: () => silentMs, kill: (detail) => void killed.push(detail) };
+  return {
+    killed,
+    footprint: () => footprintMb * MB,
+    silentFor: () => silentMs,
+    kill: (detail) => void killed.push(detail),
+  };
 }
 
 describe('checkReportedMemory', () => {
@@ -33,7 +38,9 @@ describe('HostMemoryWatch', () => {
     rss = 300 * MB;
     vi.advanceTimersByTime(10);
     expect(small.killed).toEqual([]);
-    expect(big.killed).toEqual(['the host process\'s resident memory reached 300 MB, over limits.rssMb 200; this run was the likeliest cause (it reported 150 MB)']);
+    expect(big.killed).toEqual([
+      "the host process's resident memory reached 300 MB, over limits.rssMb 200; this run was the likeliest cause (it reported 150 MB)",
+    ]);
   });
 
   it('prefers a silent thread to any reported size, and waits for its victim to go before judging again', () => {

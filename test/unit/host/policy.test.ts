@@ -46,7 +46,12 @@ describe('Policy.isEnabled', () => {
     ['ONLY entries are trimmed and lowercased', 'search', { PLURNK_EXECS_ONLY: '  SEARCH ,x' }, true],
     ['the tag argument is matched case-insensitively', 'SEARCH', { PLURNK_EXECS_ONLY: 'search' }, true],
     ['ONLY and a per-tag key compose', 'node', { PLURNK_EXECS_ONLY: 'search,node', PLURNK_EXECS_NODE: '0' }, false],
-    ['an allowlisted tag untouched by its key stays', 'search', { PLURNK_EXECS_ONLY: 'search,node', PLURNK_EXECS_NODE: '0' }, true],
+    [
+      'an allowlisted tag untouched by its key stays',
+      'search',
+      { PLURNK_EXECS_ONLY: 'search,node', PLURNK_EXECS_NODE: '0' },
+      true,
+    ],
     ['a 1 cannot undo ONLY', 'node', { PLURNK_EXECS_ONLY: 'sh', PLURNK_EXECS_NODE: '1' }, false],
     ['two spellings of a key: any 0 wins', 'sh', { PLURNK_EXECS_SH: '1', plurnk_execs_sh: '0' }, false],
     ['ONLY with only commas removes every tag', 'sh', { PLURNK_EXECS_ONLY: ' , ,' }, false],
@@ -59,8 +64,18 @@ describe('Policy.enabledAcross', () => {
   test.each<[string, string, NodeJS.ProcessEnv[], boolean]>([
     ['no layers remove nothing', 'sh', [], true],
     ['every layer enables', 'search', [{ PLURNK_EXECS_ONLY: 'search,sqlite' }, { PLURNK_EXECS_ONLY: 'search' }], true],
-    ['a downstream layer narrows', 'sqlite', [{ PLURNK_EXECS_ONLY: 'search,sqlite' }, { PLURNK_EXECS_ONLY: 'search' }], false],
-    ['a later layer cannot re-enable', 'node', [{ PLURNK_EXECS_NODE: '0' }, { PLURNK_EXECS_ONLY: 'node,search' }, { PLURNK_EXECS_NODE: '1' }], false],
+    [
+      'a downstream layer narrows',
+      'sqlite',
+      [{ PLURNK_EXECS_ONLY: 'search,sqlite' }, { PLURNK_EXECS_ONLY: 'search' }],
+      false,
+    ],
+    [
+      'a later layer cannot re-enable',
+      'node',
+      [{ PLURNK_EXECS_NODE: '0' }, { PLURNK_EXECS_ONLY: 'node,search' }, { PLURNK_EXECS_NODE: '1' }],
+      false,
+    ],
     ['an empty downstream allowlist stays subtractive', 'node', [{}, { PLURNK_EXECS_ONLY: '' }], false],
     ['an upstream removal holds whatever follows', 'sh', [{ PLURNK_EXECS_SH: 'false' }, {}], false],
   ])('%s', (_title, tag, layers, expected) => {

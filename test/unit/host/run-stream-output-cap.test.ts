@@ -6,7 +6,10 @@ import { RunStream } from '../../../src/host/run-stream.js';
 describe('RunStream.capOutput', () => {
   it('keeps output up to the cap across channels, cuts the crossing write on a character, drops the rest, and says so once', () => {
     const forwarded: string[] = [];
-    const stream = new RunStream({ out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } }, { write: (_channel, chunk) => void forwarded.push(chunk) });
+    const stream = new RunStream(
+      { out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } },
+      { write: (_channel, chunk) => void forwarded.push(chunk) },
+    );
     let overflows = 0;
     stream.capOutput(8, () => void overflows++);
     stream.write('out', 'abcd');
@@ -31,7 +34,10 @@ describe('RunStream.capOutput', () => {
 
   it('passes an empty write as before', () => {
     const forwarded: string[] = [];
-    const stream = new RunStream({ out: { mimetype: 'text/plain' } }, { write: (_channel, chunk) => void forwarded.push(chunk) });
+    const stream = new RunStream(
+      { out: { mimetype: 'text/plain' } },
+      { write: (_channel, chunk) => void forwarded.push(chunk) },
+    );
     stream.capOutput(2, () => {});
     stream.write('out', '');
     expect(forwarded).toEqual(['']);

@@ -31,7 +31,11 @@ describe('RunStream', () => {
     stream.write('out', 'late');
     stream.setState('out', 'closed');
     stream.emit({ kind: 'info', message: 'late' });
-    expect(stream.violations).toEqual(['write after run() settled', 'setState after run() settled', 'emit after run() settled']);
+    expect(stream.violations).toEqual([
+      'write after run() settled',
+      'setState after run() settled',
+      'emit after run() settled',
+    ]);
     expect(stream.channels.out).toMatchObject({ text: '', state: 'active' });
   });
 

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { renderToolDocument, validateRuntimeDecl, validateToolRegistry, type ToolDocumentSource } from '../../../src/index.js';
+import {
+  renderToolDocument,
+  validateRuntimeDecl,
+  validateToolRegistry,
+  type ToolDocumentSource,
+} from '../../../src/index.js';
 
 /** A source as discovery would produce it: validated and normalized. */
 function source(decl: Record<string, unknown>, details?: string): ToolDocumentSource {
@@ -8,7 +13,11 @@ function source(decl: Record<string, unknown>, details?: string): ToolDocumentSo
 }
 
 const sh = source(
-  { name: 'sh', summary: 'Run a shell command.', invocation: { body: { role: 'shell command line', required: true }, example: { body: 'git status --short' } } },
+  {
+    name: 'sh',
+    summary: 'Run a shell command.',
+    invocation: { body: { role: 'shell command line', required: true }, example: { body: 'git status --short' } },
+  },
   '## Environment\n\nThe scoped environment.\n',
 );
 
@@ -46,15 +55,31 @@ describe('a general runtime document', () => {
   test.each<[string, Record<string, unknown>, string, string[]]>([
     [
       'a target and body example',
-      { body: { role: 'stdin' }, target: { role: 'script', kind: 'path', required: true, directory: 'cwd' }, example: { target: 'main.py', body: '42' } },
+      {
+        body: { role: 'stdin' },
+        target: { role: 'script', kind: 'path', required: true, directory: 'cwd' },
+        example: { target: 'main.py', body: '42' },
+      },
       '`## EXEC0 [t] (main.py) <!-- Run it. -->\\n42`',
-      ['- Target `(…)`: script; a local or `file://` path, passed as is. Required. A local directory becomes the working directory instead.', '- Body: stdin. Optional.'],
+      [
+        '- Target `(…)`: script; a local or `file://` path, passed as is. Required. A local directory becomes the working directory instead.',
+        '- Body: stdin. Optional.',
+      ],
     ],
     [
       'a target-only example has no body line',
-      { body: { role: 'stdin' }, target: { role: 'input', kind: 'resource' }, exclusive: true, example: { target: 'data.json' } },
+      {
+        body: { role: 'stdin' },
+        target: { role: 'input', kind: 'resource' },
+        exclusive: true,
+        example: { target: 'data.json' },
+      },
       '`## EXEC0 [t] (data.json) <!-- Run it. -->`',
-      ['- Give a body or a target, not both.', '- Every EXEC gives at least a body or a target.', 'read once and handed over as a temporary file'],
+      [
+        '- Give a body or a target, not both.',
+        '- Every EXEC gives at least a body or a target.',
+        'read once and handed over as a temporary file',
+      ],
     ],
     [
       'a whitespace example body is left out',
@@ -82,7 +107,13 @@ describe('a general runtime document', () => {
   });
 
   test('a witness holding a fence gets a longer fence', () => {
-    const { runtime } = renderToolDocument(source({ name: 'md', summary: 'Render.', invocation: { body: { role: 'markdown', required: true }, example: { body: '```x```' } } }));
+    const { runtime } = renderToolDocument(
+      source({
+        name: 'md',
+        summary: 'Render.',
+        invocation: { body: { role: 'markdown', required: true }, example: { body: '```x```' } },
+      }),
+    );
     expect(runtime.markdown).toContain('````plurnk\n## EXEC0 [md] <!-- Render. -->\n```x```\n````');
   });
 
@@ -94,12 +125,36 @@ describe('a general runtime document', () => {
 });
 
 describe('an exact tool family', () => {
-  const family = source({ name: 'mcp', summary: 'Tools of the acme MCP server.', invocation: { body: { role: 'arguments' }, signature: '{}' } }, 'Server notes.');
+  const family = source(
+    {
+      name: 'mcp',
+      summary: 'Tools of the acme MCP server.',
+      invocation: { body: { role: 'arguments' }, signature: '{}' },
+    },
+    'Server notes.',
+  );
   const registry = validateToolRegistry(
     {
       tools: [
-        { target: 'echo', summary: 'Echo a message.', invocation: { body: { role: 'JSON arguments', required: true }, target: { role: 'tool', kind: 'literal', required: true }, signature: '{"message": string}' }, details: '- `message`: what to echo' },
-        { target: 'add', summary: 'Add two numbers.', invocation: { body: { role: 'JSON arguments', required: true }, target: { role: 'tool', kind: 'literal', required: true }, example: { target: 'add', body: '{"a": 1, "b": 2}' } } },
+        {
+          target: 'echo',
+          summary: 'Echo a message.',
+          invocation: {
+            body: { role: 'JSON arguments', required: true },
+            target: { role: 'tool', kind: 'literal', required: true },
+            signature: '{"message": string}',
+          },
+          details: '- `message`: what to echo',
+        },
+        {
+          target: 'add',
+          summary: 'Add two numbers.',
+          invocation: {
+            body: { role: 'JSON arguments', required: true },
+            target: { role: 'tool', kind: 'literal', required: true },
+            example: { target: 'add', body: '{"a": 1, "b": 2}' },
+          },
+        },
       ],
     },
     { runtime: 'mcp' },
@@ -140,7 +195,12 @@ describe('an exact tool family', () => {
     ]);
     const echo = tools[0]?.markdown ?? '';
     expect(echo.startsWith('# mcp (echo)\n\n## Summary\n\n')).toBe(true);
-    for (const part of ['- Target: `echo`, exactly.', '- Signature: `{"message": string}`', '- Body: JSON arguments. Required.', '```plurnk\n## EXEC0 [mcp] (echo) <!-- Echo a message. -->\n{"message": string}\n```']) {
+    for (const part of [
+      '- Target: `echo`, exactly.',
+      '- Signature: `{"message": string}`',
+      '- Body: JSON arguments. Required.',
+      '```plurnk\n## EXEC0 [mcp] (echo) <!-- Echo a message. -->\n{"message": string}\n```',
+    ]) {
       expect(echo).toContain(part);
     }
     expect(echo.trimEnd().endsWith('- `message`: what to echo')).toBe(true);

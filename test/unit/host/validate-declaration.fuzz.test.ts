@@ -25,7 +25,13 @@ function specAccepts(d: unknown): boolean {
 function invocationAccepted(inv: unknown): boolean {
   if (!isObject(inv) || !onlyKeys(inv, ['body', 'target', 'exclusive', 'example', 'signature'])) return false;
   const body = inv.body;
-  if (!isObject(body) || !onlyKeys(body, ['role', 'required']) || !oneLine(body.role) || !optionalBool(body, 'required')) return false;
+  if (
+    !isObject(body) ||
+    !onlyKeys(body, ['role', 'required']) ||
+    !oneLine(body.role) ||
+    !optionalBool(body, 'required')
+  )
+    return false;
   const target = inv.target;
   if (target !== undefined) {
     if (!isObject(target) || !onlyKeys(target, ['role', 'required', 'kind', 'directory'])) return false;
@@ -39,7 +45,8 @@ function invocationAccepted(inv: unknown): boolean {
   if (present(inv, 'signature')) return oneLine(inv.signature);
   const example = inv.example;
   if (!isObject(example) || !onlyKeys(example, ['body', 'target'])) return false;
-  if ((present(example, 'body') && !noBreak(example.body)) || (present(example, 'target') && !noBreak(example.target))) return false;
+  if ((present(example, 'body') && !noBreak(example.body)) || (present(example, 'target') && !noBreak(example.target)))
+    return false;
   // The example must be an EXEC the runtime itself would admit.
   const hasBody = typeof example.body === 'string' && example.body.trim() !== '';
   const hasTarget = typeof example.target === 'string' && example.target !== '';
@@ -51,11 +58,25 @@ function invocationAccepted(inv: unknown): boolean {
 }
 
 // Mostly well-formed values with a steady trickle of every kind of mistake.
-const junk = fc.oneof(fc.constant(null), fc.integer(), fc.boolean(), fc.constant([]), fc.constant({}), fc.string({ maxLength: 4 }));
+const junk = fc.oneof(
+  fc.constant(null),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+  fc.string({ maxLength: 4 }),
+);
 const mostly = <T>(good: fc.Arbitrary<T>, ...bad: fc.Arbitrary<unknown>[]) =>
-  fc.oneof({ arbitrary: good as fc.Arbitrary<unknown>, weight: 24 }, ...bad.map((arbitrary) => ({ arbitrary, weight: 1 })));
+  fc.oneof(
+    { arbitrary: good as fc.Arbitrary<unknown>, weight: 24 },
+    ...bad.map((arbitrary) => ({ arbitrary, weight: 1 })),
+  );
 const text = mostly(fc.constantFrom('Run it.', 'x', ' ', 'a b'), fc.constantFrom('', 'a\nb', 'a\rb', '\n'), junk);
-const lineOrEmpty = mostly(fc.constantFrom('x', 'ls -la', 'main.cob', 'x', 'ls -la', 'main.cob', '   ', ''), fc.constantFrom('a\nb', '\r'), junk);
+const lineOrEmpty = mostly(
+  fc.constantFrom('x', 'ls -la', 'main.cob', 'x', 'ls -la', 'main.cob', '   ', ''),
+  fc.constantFrom('a\nb', '\r'),
+  junk,
+);
 const bool = mostly(fc.boolean(), junk);
 const withExtra = (record: fc.Arbitrary<Obj>) =>
   fc.tuple(record, fc.nat(30)).map(([o, n]) => (n === 0 ? { ...o, unexpected: n } : o));
@@ -63,7 +84,12 @@ const withExtra = (record: fc.Arbitrary<Obj>) =>
 const body = withExtra(fc.record({ role: text, required: bool }, { requiredKeys: ['role'] }));
 const target = withExtra(
   fc.record(
-    { role: text, required: bool, kind: mostly(fc.constantFrom('literal', 'path', 'resource'), fc.constantFrom('url', 'file')), directory: mostly(fc.constant('cwd'), fc.constant('home')) },
+    {
+      role: text,
+      required: bool,
+      kind: mostly(fc.constantFrom('literal', 'path', 'resource'), fc.constantFrom('url', 'file')),
+      directory: mostly(fc.constant('cwd'), fc.constant('home')),
+    },
     { requiredKeys: ['role', 'kind'] },
   ),
 );
@@ -77,14 +103,30 @@ const witness = fc.oneof(
 );
 const invocation = withExtra(
   fc
-    .tuple(fc.record({ body: mostly(body, junk), target: mostly(target, junk), exclusive: bool }, { requiredKeys: ['body'] }), witness)
+    .tuple(
+      fc.record(
+        { body: mostly(body, junk), target: mostly(target, junk), exclusive: bool },
+        { requiredKeys: ['body'] },
+      ),
+      witness,
+    )
     .map(([buckets, w]) => ({ ...buckets, ...w })),
 );
-const name = mostly(fc.stringMatching(/^[a-z][a-z0-9+.-]{0,5}$/), fc.constantFrom('only', 'Sh', '2x', '', 'a_b', 'x y'), junk);
+const name = mostly(
+  fc.stringMatching(/^[a-z][a-z0-9+.-]{0,5}$/),
+  fc.constantFrom('only', 'Sh', '2x', '', 'a_b', 'x y'),
+  junk,
+);
 const declaration = mostly(
   withExtra(
     fc.record(
-      { name, glyph: mostly(fc.constantFrom('🗄', '', '>'), fc.constant('a\nb'), junk), summary: text, invocation: mostly(invocation, junk), details: mostly(fc.constantFrom('More.', 'a\n\nb'), junk) },
+      {
+        name,
+        glyph: mostly(fc.constantFrom('🗄', '', '>'), fc.constant('a\nb'), junk),
+        summary: text,
+        invocation: mostly(invocation, junk),
+        details: mostly(fc.constantFrom('More.', 'a\n\nb'), junk),
+      },
       { requiredKeys: ['name', 'summary', 'invocation'] },
     ),
   ),

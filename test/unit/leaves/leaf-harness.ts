@@ -40,8 +40,11 @@ export const TAGS: ReadonlyMap<string, { leaf: Leaf; packageName: string; decl: 
 );
 
 /** The default export of a leaf package, imported by name as the host's worker will. */
-export async function executorClass(packageName: string): Promise<new (options: { runtime: string; glyph: string }) => BaseExecutor> {
-  return ((await import(packageName)) as { default: new (options: { runtime: string; glyph: string }) => BaseExecutor }).default;
+export async function executorClass(
+  packageName: string,
+): Promise<new (options: { runtime: string; glyph: string }) => BaseExecutor> {
+  return ((await import(packageName)) as { default: new (options: { runtime: string; glyph: string }) => BaseExecutor })
+    .default;
 }
 
 /** A fresh executor for `tag`, constructed as the framework does: `{ runtime, glyph }`. */

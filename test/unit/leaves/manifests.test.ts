@@ -10,7 +10,27 @@ const TAG_NAMES = [...TAGS.keys()];
 describe('built-in leaf packages', () => {
   it('are the five of the default inventory, claiming every tag of §executor-default-inventory once', () => {
     expect([...LEAVES]).toEqual(['common', 'git', 'jq', 'sqlite', 'wasm']);
-    expect(TAG_NAMES.sort()).toEqual(['awk', 'bash', 'bc', 'bun', 'deno', 'git', 'jq', 'lua', 'node', 'perl', 'php', 'python', 'python3', 'ruby', 'sh', 'sqlite', 'tcl', 'wasm', 'wat']);
+    expect(TAG_NAMES.sort()).toEqual([
+      'awk',
+      'bash',
+      'bc',
+      'bun',
+      'deno',
+      'git',
+      'jq',
+      'lua',
+      'node',
+      'perl',
+      'php',
+      'python',
+      'python3',
+      'ruby',
+      'sh',
+      'sqlite',
+      'tcl',
+      'wasm',
+      'wat',
+    ]);
   });
 
   it.each([...LEAVES])('%s is an ESM package exporting its built types first, peering on the framework', (leaf) => {
@@ -27,7 +47,8 @@ describe('built-in leaf packages', () => {
   it.each([...LEAVES])('%s constructs for each tag it declares and refuses any other', async (leaf) => {
     const pkg = leafPackage(leaf);
     const Executor = await executorClass(pkg.name);
-    for (const decl of pkg.plurnk.runtimes) expect(new Executor({ runtime: decl.name, glyph: decl.glyph ?? '' }).runtime).toBe(decl.name);
+    for (const decl of pkg.plurnk.runtimes)
+      expect(new Executor({ runtime: decl.name, glyph: decl.glyph ?? '' }).runtime).toBe(decl.name);
     let thrown: unknown;
     try {
       new Executor({ runtime: 'not-declared', glyph: '' });

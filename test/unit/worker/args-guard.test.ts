@@ -17,8 +17,16 @@ describe('guardArgs', () => {
     ['set', (a: Record<string, unknown>) => void (a.body = 'changed'), 'run() tried to set args.body'],
     ['add', (a: Record<string, unknown>) => void (a.extra = 1), 'run() tried to set args.extra'],
     ['delete', (a: Record<string, unknown>) => void delete a.target, 'run() tried to delete args.target'],
-    ['define', (a: Record<string, unknown>) => void Object.defineProperty(a, 'cwd', { value: '/' }), 'run() tried to define args.cwd'],
-    ['change env', (a: Record<string, unknown>) => void ((a.env as Record<string, string>).HOME = '/'), 'run() tried to set args.env.HOME'],
+    [
+      'define',
+      (a: Record<string, unknown>) => void Object.defineProperty(a, 'cwd', { value: '/' }),
+      'run() tried to define args.cwd',
+    ],
+    [
+      'change env',
+      (a: Record<string, unknown>) => void ((a.env as Record<string, string>).HOME = '/'),
+      'run() tried to set args.env.HOME',
+    ],
   ])('refuses to %s, reporting and throwing forbidden', (_what, mutate, message) => {
     const { args } = recordingArgs({ runtime: 'sh', env: {} });
     const reports: string[] = [];
@@ -38,7 +46,11 @@ describe('capWrites', () => {
   it('passes writes until the cap, cuts the crossing one on a character, drops the rest and says so once', () => {
     const writes: string[] = [];
     let exceeded = 0;
-    const write = capWrites((_channel, chunk) => void writes.push(chunk), 6, () => void exceeded++);
+    const write = capWrites(
+      (_channel, chunk) => void writes.push(chunk),
+      6,
+      () => void exceeded++,
+    );
     write('out', 'abc');
     write('err', 'd€x');
     write('out', 'more');
@@ -48,7 +60,11 @@ describe('capWrites', () => {
 
   it('lets a chunk that is not a string through for the host to refuse', () => {
     const writes: unknown[] = [];
-    const write = capWrites((_channel, chunk) => void writes.push(chunk), 1, () => {});
+    const write = capWrites(
+      (_channel, chunk) => void writes.push(chunk),
+      1,
+      () => {},
+    );
     write('out', 42 as unknown as string);
     expect(writes).toEqual([42]);
   });

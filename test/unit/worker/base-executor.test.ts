@@ -46,6 +46,8 @@ describe('BaseExecutor', () => {
   });
 
   it('names the runtime when there is no channel to default to', () => {
-    expect(() => new NoChannels({ runtime: 'empty', glyph: '' }).defaultChannel).toThrow(/executor empty declares no channels/);
+    expect(() => new NoChannels({ runtime: 'empty', glyph: '' }).defaultChannel).toThrow(
+      /executor empty declares no channels/,
+    );
   });
 });

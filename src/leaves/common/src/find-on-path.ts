@@ -16,7 +16,8 @@ export interface FoundBinary {
 export function findOnPath(names: readonly string[], pathVariable: string | undefined): FoundBinary | undefined {
   const dirs = (pathVariable ?? '').split(delimiter).filter((dir) => dir !== '' && isAbsolute(dir));
   for (const name of names) {
-    if (name === '' || name.includes('/')) throw new TypeError(`findOnPath: ${JSON.stringify(name)} is not a bare binary name`);
+    if (name === '' || name.includes('/'))
+      throw new TypeError(`findOnPath: ${JSON.stringify(name)} is not a bare binary name`);
     for (const dir of dirs) {
       const path = join(dir, name);
       if (isExecutableFile(path)) return { name, path };

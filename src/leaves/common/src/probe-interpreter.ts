@@ -11,7 +11,11 @@ const DETAIL_MAX = 120;
  * and how to install it. Found ⇒ its version line as the detail when a cheap version command
  * exists; a version command that fails means the binary is there but broken (unavailable).
  */
-export async function probeInterpreter(recipe: Recipe, pathVariable: string | undefined, signal?: AbortSignal): Promise<RuntimeAvailability> {
+export async function probeInterpreter(
+  recipe: Recipe,
+  pathVariable: string | undefined,
+  signal?: AbortSignal,
+): Promise<RuntimeAvailability> {
   const found = findOnPath(recipe.binaries, pathVariable);
   if (found === undefined) {
     return { available: false, detail: `${recipe.binaries.join(' or ')} not on PATH (install: ${recipe.install})` };
@@ -22,10 +26,19 @@ export async function probeInterpreter(recipe: Recipe, pathVariable: string | un
 }
 
 /** Runs the version command; an exit other than 0 means the binary is there but broken. */
-async function readVersion(path: string, version: NonNullable<Recipe['version']>, signal?: AbortSignal): Promise<RuntimeAvailability> {
-  const outcome = await runVersionCommand(path, { args: version.args, ...(version.stdin === undefined ? {} : { stdin: version.stdin }), ...(signal ? { signal } : {}) });
+async function readVersion(
+  path: string,
+  version: NonNullable<Recipe['version']>,
+  signal?: AbortSignal,
+): Promise<RuntimeAvailability> {
+  const outcome = await runVersionCommand(path, {
+    args: version.args,
+    ...(version.stdin === undefined ? {} : { stdin: version.stdin }),
+    ...(signal ? { signal } : {}),
+  });
   if (outcome.kind === 'cancelled') return { available: false, detail: `probe of ${path} was cancelled` };
-  if (outcome.kind === 'failed') return { available: false, detail: `${path} could not start: ${outcome.error.message}` };
+  if (outcome.kind === 'failed')
+    return { available: false, detail: `${path} could not start: ${outcome.error.message}` };
   const line = outcome.line.slice(0, DETAIL_MAX);
   if (outcome.code === 0) return { available: true, detail: line || path };
   const end = outcome.killedBy ? `was killed by ${outcome.killedBy}` : `exited ${outcome.code}`;

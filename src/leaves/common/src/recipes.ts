@@ -15,7 +15,12 @@ export interface Recipe {
 const VERSION = { args: ['--version'] } as const;
 
 /** `-e BODY` / `-c BODY` style interpreters: the body is one argv word; a target is a script path. */
-function flagged(binaries: readonly string[], flag: string, install: string, version: Recipe['version'] = VERSION): Recipe {
+function flagged(
+  binaries: readonly string[],
+  flag: string,
+  install: string,
+  version: Recipe['version'] = VERSION,
+): Recipe {
   return {
     binaries,
     install,

@@ -30,7 +30,11 @@ export function readGitCommand(body: string): GitCommand {
   }
   if (words.length === 0) return { ok: false, reason: 'the body holds no git arguments', recovery: ONE_COMMAND };
   if (words[0] === 'git') {
-    return { ok: false, reason: `the body starts with "git"; give only its arguments (received ${JSON.stringify(line)})`, recovery: ONE_COMMAND };
+    return {
+      ok: false,
+      reason: `the body starts with "git"; give only its arguments (received ${JSON.stringify(line)})`,
+      recovery: ONE_COMMAND,
+    };
   }
   return { ok: true, words };
 }

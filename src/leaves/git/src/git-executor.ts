@@ -1,4 +1,11 @@
-import { CommandSyntaxError, ErrorDetail, PlurnkExecsError, probeBinary, Results, SubprocessExecutor } from '@plurnk/plurnk-execs';
+import {
+  CommandSyntaxError,
+  ErrorDetail,
+  PlurnkExecsError,
+  probeBinary,
+  Results,
+  SubprocessExecutor,
+} from '@plurnk/plurnk-execs';
 import type { ExecArgs, ExecResult, ExecutorOptions, RuntimeAvailability, SpawnArgs } from '@plurnk/plurnk-execs';
 import { readGitCommand } from './git-command.js';
 import { withoutRepositoryEnv } from './repository-env.js';
@@ -14,7 +21,10 @@ export class GitExecutor extends SubprocessExecutor {
   constructor(options: ExecutorOptions) {
     super(options);
     if (options.runtime !== 'git') {
-      throw new PlurnkExecsError('invalid-declaration', `@plurnk/plurnk-execs-git claims only runtime "git"; it was constructed for ${JSON.stringify(options.runtime)}`);
+      throw new PlurnkExecsError(
+        'invalid-declaration',
+        `@plurnk/plurnk-execs-git claims only runtime "git"; it was constructed for ${JSON.stringify(options.runtime)}`,
+      );
     }
   }
 
@@ -50,6 +60,13 @@ export class GitExecutor extends SubprocessExecutor {
     args.setState('stdout', 'errored');
     args.setState('stderr', 'errored');
     const detail = ErrorDetail.preview(command.reason, limit.limit);
-    return Results.failure(this.runtime, 'invalid-command', 400, detail, { exitCode: -1 }, { recovery: command.recovery });
+    return Results.failure(
+      this.runtime,
+      'invalid-command',
+      400,
+      detail,
+      { exitCode: -1 },
+      { recovery: command.recovery },
+    );
   }
 }

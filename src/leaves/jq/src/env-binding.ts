@@ -26,7 +26,10 @@ export function bindEnv(program: string, env: NodeJS.ProcessEnv | undefined): Bo
   }
   // A JSON object is a jq object literal: JSON.stringify never emits jq's `\(` interpolation.
   // Non-ASCII is escaped so the prefix is as many bytes (jq's columns) as characters.
-  const literal = JSON.stringify(visible).replace(/[\u0080-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const literal = JSON.stringify(visible).replace(
+    /[\u0080-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const prefix = `${literal} as $ENV | def env: $ENV; `;
   return { program: prefix + program, prefix };
 }
@@ -43,9 +46,13 @@ export function unbindMessage(message: string, prefix: string): string {
     if (at === -1) continue;
     lines[i] = lines[i]!.slice(0, at) + lines[i]!.slice(at + prefix.length);
     const caret = lines[i + 1];
-    if (caret !== undefined && /^ *\^+ *$/.test(caret)) lines[i + 1] = caret.slice(0, at) + caret.slice(at + prefix.length);
+    if (caret !== undefined && /^ *\^+ *$/.test(caret))
+      lines[i + 1] = caret.slice(0, at) + caret.slice(at + prefix.length);
   }
   return lines
     .join('\n')
-    .replace(/(<top-level>, line 1, column )(\d+)/g, (_, head: string, column: string) => `${head}${Math.max(1, Number(column) - prefix.length)}`);
+    .replace(
+      /(<top-level>, line 1, column )(\d+)/g,
+      (_, head: string, column: string) => `${head}${Math.max(1, Number(column) - prefix.length)}`,
+    );
 }

@@ -1,5 +1,12 @@
 import { BaseExecutor, ErrorDetail, PlurnkExecsError, Results } from '@plurnk/plurnk-execs';
-import type { ChannelDecl, Effect, ExecArgs, ExecResult, ExecutorOptions, RuntimeAvailability } from '@plurnk/plurnk-execs';
+import type {
+  ChannelDecl,
+  Effect,
+  ExecArgs,
+  ExecResult,
+  ExecutorOptions,
+  RuntimeAvailability,
+} from '@plurnk/plurnk-execs';
 import { bindEnv, unbindMessage } from './env-binding.js';
 import { callJq, jqEngine } from './jq-engine.js';
 import { readInput } from './read-input.js';
@@ -8,8 +15,10 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
   results: Object.freeze({ mimetype: 'application/jsonl' }),
 });
 
-const JQ_RECOVERY = 'Fix the jq program at the line and column the message names, or check that the input holds valid JSON.';
-const ABORT_RECOVERY = 'The input or the program nests too deeply for jq-wasm: flatten the input or reduce the recursion. The next run gets a fresh jq.';
+const JQ_RECOVERY =
+  'Fix the jq program at the line and column the message names, or check that the input holds valid JSON.';
+const ABORT_RECOVERY =
+  'The input or the program nests too deeply for jq-wasm: flatten the input or reduce the recursion. The next run gets a fresh jq.';
 
 /**
  * The `jq` tag: jq 1.8.2 compiled to WebAssembly (jq-wasm), run in this thread. Program =
@@ -21,7 +30,10 @@ export class JqExecutor extends BaseExecutor {
   constructor(options: ExecutorOptions) {
     super(options);
     if (options.runtime !== 'jq') {
-      throw new PlurnkExecsError('invalid-declaration', `@plurnk/plurnk-execs-jq claims only runtime "jq"; it was constructed for ${JSON.stringify(options.runtime)}`);
+      throw new PlurnkExecsError(
+        'invalid-declaration',
+        `@plurnk/plurnk-execs-jq claims only runtime "jq"; it was constructed for ${JSON.stringify(options.runtime)}`,
+      );
     }
   }
 
@@ -39,7 +51,10 @@ export class JqExecutor extends BaseExecutor {
     try {
       return { available: true, detail: `${(await jqEngine()).version} (jq-wasm)` };
     } catch (error) {
-      return { available: false, detail: `jq-wasm did not load: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        available: false,
+        detail: `jq-wasm did not load: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
 
@@ -75,7 +90,10 @@ export class JqExecutor extends BaseExecutor {
       return Results.success(200);
     }
     const detail = ErrorDetail.preview(message || `jq exited with status ${exitCode} and no message`, limit.limit);
-    return fail(args, Results.failure(owner, 'jq-error', 500, detail, {}, { recovery: JQ_RECOVERY, jqExitCode: exitCode }));
+    return fail(
+      args,
+      Results.failure(owner, 'jq-error', 500, detail, {}, { recovery: JQ_RECOVERY, jqExitCode: exitCode }),
+    );
   }
 }
 

@@ -14,20 +14,37 @@ const STATUS: Readonly<Record<string, number>> = { ENOENT: 404, ENOTDIR: 404, EI
  * UTF-8 text under `signal`. A read that fails is a `jq-read-failed` Problem naming the target
  * and the path it resolved to; a read aborted by `signal` is 499 `cancelled`.
  */
-export async function readInput(owner: string, target: string, cwd: string | null, signal: AbortSignal, limit: number): Promise<InputRead> {
+export async function readInput(
+  owner: string,
+  target: string,
+  cwd: string | null,
+  signal: AbortSignal,
+  limit: number,
+): Promise<InputRead> {
   const path = resolve(cwd ?? process.cwd(), target);
   try {
     return { ok: true, text: await readFile(path, { encoding: 'utf8', signal }) };
   } catch (error) {
-    if (signal.aborted) return { ok: false, result: Results.failure(owner, 'cancelled', 499, `cancelled while reading ${target}`) };
+    if (signal.aborted)
+      return { ok: false, result: Results.failure(owner, 'cancelled', 499, `cancelled while reading ${target}`) };
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
-    const message = ErrorDetail.preview(`cannot read the jq input ${target} (${path}): ${(error as Error).message}`, limit);
+    const message = ErrorDetail.preview(
+      `cannot read the jq input ${target} (${path}): ${(error as Error).message}`,
+      limit,
+    );
     return {
       ok: false,
-      result: Results.failure(owner, 'jq-read-failed', STATUS[code] ?? 500, message, {}, {
-        path,
-        recovery: 'Give a target that names a readable JSON file, relative to the working directory or absolute.',
-      }),
+      result: Results.failure(
+        owner,
+        'jq-read-failed',
+        STATUS[code] ?? 500,
+        message,
+        {},
+        {
+          path,
+          recovery: 'Give a target that names a readable JSON file, relative to the working directory or absolute.',
+        },
+      ),
     };
   }
 }

@@ -2,10 +2,7 @@ import type { Database } from 'sql.js';
 
 /** How many statements an SQL text holds, as far as SQLite's own parser can tell. */
 export type StatementCount =
-  | { kind: 'none' }
-  | { kind: 'one' }
-  | { kind: 'many'; tail: string }
-  | { kind: 'invalid'; message: string };
+  { kind: 'none' } | { kind: 'one' } | { kind: 'many'; tail: string } | { kind: 'invalid'; message: string };
 
 /**
  * Counts the statements of `sql` with SQLite's parser (never by splitting on `;`, which

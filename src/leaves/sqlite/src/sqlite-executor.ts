@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import { BaseExecutor, ErrorDetail, PlurnkExecsError, renderJsonResult, Results } from '@plurnk/plurnk-execs';
-import type { ChannelDecl, Effect, ExecArgs, ExecResult, ExecutorOptions, RuntimeAvailability } from '@plurnk/plurnk-execs';
+import type {
+  ChannelDecl,
+  Effect,
+  ExecArgs,
+  ExecResult,
+  ExecutorOptions,
+  RuntimeAvailability,
+} from '@plurnk/plurnk-execs';
 import type { Database } from 'sql.js';
 import { readDatabase, sameBytes, writeDatabase, type DatabaseFile } from './database-file.js';
 import { lastInsertRowid, readRows } from './json-values.js';
@@ -25,7 +32,10 @@ export class SqliteExecutor extends BaseExecutor {
   constructor(options: ExecutorOptions) {
     super(options);
     if (options.runtime !== 'sqlite') {
-      throw new PlurnkExecsError('invalid-declaration', `@plurnk/plurnk-execs-sqlite claims only runtime "sqlite"; it was constructed for ${JSON.stringify(options.runtime)}`);
+      throw new PlurnkExecsError(
+        'invalid-declaration',
+        `@plurnk/plurnk-execs-sqlite claims only runtime "sqlite"; it was constructed for ${JSON.stringify(options.runtime)}`,
+      );
     }
   }
 
@@ -42,7 +52,10 @@ export class SqliteExecutor extends BaseExecutor {
     try {
       const db = new (await sqlEngine()).Database();
       try {
-        return { available: true, detail: `SQLite ${String(db.exec('SELECT sqlite_version()')[0]?.values[0]?.[0])} (sql.js)` };
+        return {
+          available: true,
+          detail: `SQLite ${String(db.exec('SELECT sqlite_version()')[0]?.values[0]?.[0])} (sql.js)`,
+        };
       } finally {
         db.close();
       }
@@ -54,7 +67,17 @@ export class SqliteExecutor extends BaseExecutor {
   async run(args: ExecArgs): Promise<ExecResult> {
     const name = isMemory(args.target) ? MEMORY : args.target!;
     const problem = (code: string, status: number, detail: string, extensions: Record<string, string> = {}) =>
-      fail(args, Results.failure(this.runtime, code, status, `${detail} (database ${name})`, {}, { database: name, ...extensions }));
+      fail(
+        args,
+        Results.failure(
+          this.runtime,
+          code,
+          status,
+          `${detail} (database ${name})`,
+          {},
+          { database: name, ...extensions },
+        ),
+      );
     if (args.signal.aborted) return problem('cancelled', 499, 'cancelled before the statement ran; nothing was opened');
     const limit = ErrorDetail.resolve(this.runtime);
     if (!limit.ok) return fail(args, limit.result);
@@ -95,7 +118,10 @@ export class SqliteExecutor extends BaseExecutor {
       const statement = db.prepare(args.body);
       try {
         const rows = readRows(statement);
-        output = statement.getColumnNames().length > 0 ? rows : { changes: db.getRowsModified(), lastInsertRowid: lastInsertRowid(db) };
+        output =
+          statement.getColumnNames().length > 0
+            ? rows
+            : { changes: db.getRowsModified(), lastInsertRowid: lastInsertRowid(db) };
       } catch (error) {
         return problem('sqlite-error', 500, bound(messageOf(error)));
       } finally {
@@ -105,11 +131,16 @@ export class SqliteExecutor extends BaseExecutor {
       if (file && before) {
         const after = db.export();
         if (!sameBytes(before, after)) {
-          if (args.signal.aborted) return problem('cancelled', 499, 'cancelled after the statement ran; the change was not written back');
+          if (args.signal.aborted)
+            return problem('cancelled', 499, 'cancelled after the statement ran; the change was not written back');
           try {
             await writeDatabase(file, after);
           } catch (error) {
-            return problem('sqlite-error', 500, `the statement ran but writing the database back failed: ${bound(messageOf(error))}`);
+            return problem(
+              'sqlite-error',
+              500,
+              `the statement ran but writing the database back failed: ${bound(messageOf(error))}`,
+            );
           }
         }
       }

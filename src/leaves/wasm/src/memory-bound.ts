@@ -7,9 +7,7 @@ const IS_64 = 0x04;
 
 /** A module whose memories now fit the cap, one that asks for too much, or bytes that are not a module. */
 export type BoundedModule =
-  | { kind: 'bounded'; bytes: Uint8Array<ArrayBuffer> }
-  | { kind: 'too-large'; detail: string }
-  | { kind: 'malformed' };
+  { kind: 'bounded'; bytes: Uint8Array<ArrayBuffer> } | { kind: 'too-large'; detail: string } | { kind: 'malformed' };
 
 /**
  * Bounds every linear memory a binary module defines to `capPages` (§ DESIGN: worker

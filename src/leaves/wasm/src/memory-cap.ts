@@ -23,9 +23,16 @@ export function resolveMemoryCap(owner: string, env: NodeJS.ProcessEnv = process
   if (mb >= 1 && mb <= 4096) return { ok: true, pages: toPages(mb) };
   return {
     ok: false,
-    result: Results.failure(owner, 'invalid-configuration', 500, `${WASM_MAX_MEMORY_MB} must be a whole number of MiB from 1 to 4096; received ${JSON.stringify(env[WASM_MAX_MEMORY_MB])}`, {}, {
-      recovery: `Set ${WASM_MAX_MEMORY_MB} (the package's .env.defaults uses ${DEFAULT_MAX_MEMORY_MB}) or unset it.`,
-    }),
+    result: Results.failure(
+      owner,
+      'invalid-configuration',
+      500,
+      `${WASM_MAX_MEMORY_MB} must be a whole number of MiB from 1 to 4096; received ${JSON.stringify(env[WASM_MAX_MEMORY_MB])}`,
+      {},
+      {
+        recovery: `Set ${WASM_MAX_MEMORY_MB} (the package's .env.defaults uses ${DEFAULT_MAX_MEMORY_MB}) or unset it.`,
+      },
+    ),
   };
 }
 

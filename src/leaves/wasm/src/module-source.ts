@@ -34,7 +34,9 @@ export async function readModuleSource(input: SourceInput): Promise<ModuleSource
   if (input.target !== null && input.target !== '') {
     const path = resolve(input.cwd ?? process.cwd(), input.target);
     try {
-      source = isText ? await readFile(path, { encoding: 'utf8', signal: input.signal }) : new Uint8Array(await readFile(path, { signal: input.signal }));
+      source = isText
+        ? await readFile(path, { encoding: 'utf8', signal: input.signal })
+        : new Uint8Array(await readFile(path, { signal: input.signal }));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const status = code === 'ENOENT' || code === 'ENOTDIR' ? 404 : code === 'EISDIR' ? 400 : 500;
@@ -47,7 +49,10 @@ export async function readModuleSource(input: SourceInput): Promise<ModuleSource
   if (typeof source !== 'string') return { ok: true, bytes: source };
   const base64 = source.replace(/\s+/g, '');
   if (base64 === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) {
-    return { ok: false, refusal: { code: 'wasm-invalid', status: 400, detail: 'the body is not base64 of a WebAssembly binary' } };
+    return {
+      ok: false,
+      refusal: { code: 'wasm-invalid', status: 400, detail: 'the body is not base64 of a WebAssembly binary' },
+    };
   }
   return { ok: true, bytes: new Uint8Array(Buffer.from(base64, 'base64')) };
 }
@@ -59,7 +64,10 @@ async function assemble(name: string, text: string): Promise<ModuleSource> {
   try {
     module = wabt.parseWat(name, text);
   } catch (error) {
-    return { ok: false, refusal: { code: 'wat-parse-error', status: 400, detail: messageOf(error, 'parseWat failed:') } };
+    return {
+      ok: false,
+      refusal: { code: 'wat-parse-error', status: 400, detail: messageOf(error, 'parseWat failed:') },
+    };
   }
   try {
     module.resolveNames();

@@ -15,7 +15,8 @@ export interface ModuleOutput {
 export const LOG_LIMIT = 10_000;
 
 /** The output, or a refusal that may carry what was logged before it. */
-export type ModuleRun = { ok: true; output: ModuleOutput; logDropped: number } | { ok: false; refusal: Refusal; log: JsonValue[] };
+export type ModuleRun =
+  { ok: true; output: ModuleOutput; logDropped: number } | { ok: false; refusal: Refusal; log: JsonValue[] };
 
 /**
  * Instantiates `module` with the one import this leaf provides, `env.log`, then calls its
@@ -38,7 +39,8 @@ export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> 
   const exported = WebAssembly.Module.exports(module);
   const exports = Object.fromEntries(exported.map((entry) => [entry.name, entry.kind]));
   const functions = exported.filter((entry) => entry.kind === 'function').map((entry) => entry.name);
-  const entry = ['main', '_start'].find((name) => functions.includes(name)) ?? (functions.length === 1 ? functions[0] : undefined);
+  const entry =
+    ['main', '_start'].find((name) => functions.includes(name)) ?? (functions.length === 1 ? functions[0] : undefined);
   if (entry === undefined && functions.length > 1) {
     const detail = `the module exports ${functions.length} functions (${functions.join(', ')}) and none is main or _start`;
     return { ok: false, refusal: { code: 'wasm-no-entry', status: 400, detail }, log };
@@ -50,16 +52,32 @@ export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> 
   } catch (error) {
     // A missing import is a LinkError; a missing import *module* (WASI's, say) a TypeError.
     if (error instanceof WebAssembly.LinkError || error instanceof TypeError) {
-      return { ok: false, refusal: { code: 'wasm-invalid', status: 400, detail: `${messageOf(error)} (the only import provided is env.log)` }, log };
+      return {
+        ok: false,
+        refusal: {
+          code: 'wasm-invalid',
+          status: 400,
+          detail: `${messageOf(error)} (the only import provided is env.log)`,
+        },
+        log,
+      };
     }
-    return { ok: false, refusal: { code: 'wasm-trap', status: 500, detail: `trap in the start function: ${messageOf(error)}` }, log };
+    return {
+      ok: false,
+      refusal: { code: 'wasm-trap', status: 500, detail: `trap in the start function: ${messageOf(error)}` },
+      log,
+    };
   }
   if (entry === undefined) return { ok: true, output: { returned: null, log, exports }, logDropped };
   try {
     const returned = (instance.exports[entry] as () => unknown)();
     return { ok: true, output: { returned: toJson(returned), log, exports }, logDropped };
   } catch (error) {
-    return { ok: false, refusal: { code: 'wasm-trap', status: 500, detail: `trap in ${entry}: ${messageOf(error)}` }, log };
+    return {
+      ok: false,
+      refusal: { code: 'wasm-trap', status: 500, detail: `trap in ${entry}: ${messageOf(error)}` },
+      log,
+    };
   }
 }
 
@@ -71,7 +89,9 @@ export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> 
 function toJson(value: unknown): JsonValue {
   if (value === undefined || value === null) return null;
   if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number(value)
+      : value.toString();
   }
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (Array.isArray(value)) return value.map(toJson);

@@ -1,5 +1,13 @@
 import { BaseExecutor, ErrorDetail, PlurnkExecsError, renderJsonResult, Results } from '@plurnk/plurnk-execs';
-import type { ChannelDecl, Effect, ExecArgs, ExecResult, ExecutorOptions, JsonValue, RuntimeAvailability } from '@plurnk/plurnk-execs';
+import type {
+  ChannelDecl,
+  Effect,
+  ExecArgs,
+  ExecResult,
+  ExecutorOptions,
+  JsonValue,
+  RuntimeAvailability,
+} from '@plurnk/plurnk-execs';
 import { boundMemory } from './memory-bound.js';
 import { resolveMemoryCap, WASM_MAX_MEMORY_MB } from './memory-cap.js';
 import { readModuleSource, type Refusal } from './module-source.js';
@@ -22,7 +30,10 @@ export class WasmExecutor extends BaseExecutor {
   constructor(options: ExecutorOptions) {
     super(options);
     if (!TAGS.includes(options.runtime)) {
-      throw new PlurnkExecsError('invalid-declaration', `@plurnk/plurnk-execs-wasm claims runtimes wat and wasm; it was constructed for ${JSON.stringify(options.runtime)}`);
+      throw new PlurnkExecsError(
+        'invalid-declaration',
+        `@plurnk/plurnk-execs-wasm claims runtimes wat and wasm; it was constructed for ${JSON.stringify(options.runtime)}`,
+      );
     }
   }
 
@@ -41,7 +52,10 @@ export class WasmExecutor extends BaseExecutor {
       await wabtEngine();
       return { available: true, detail: 'wabt 1.0.39' };
     } catch (error) {
-      return { available: false, detail: `wabt did not load: ${error instanceof Error ? error.message : String(error)}` };
+      return {
+        available: false,
+        detail: `wabt did not load: ${error instanceof Error ? error.message : String(error)}`,
+      };
     }
   }
 
@@ -54,33 +68,64 @@ export class WasmExecutor extends BaseExecutor {
     const cap = resolveMemoryCap(owner);
     if (!cap.ok) return fail(args, cap.result);
     const refuse = (refusal: Refusal, extensions: Record<string, JsonValue> = {}) =>
-      fail(args, Results.failure(owner, refusal.code, refusal.status, ErrorDetail.preview(refusal.detail, limit.limit), {}, { ...refusal.extensions, ...extensions }));
+      fail(
+        args,
+        Results.failure(
+          owner,
+          refusal.code,
+          refusal.status,
+          ErrorDetail.preview(refusal.detail, limit.limit),
+          {},
+          { ...refusal.extensions, ...extensions },
+        ),
+      );
 
-    const source = await readModuleSource({ runtime: owner, body: args.body, target: args.target, cwd: args.cwd, signal: args.signal });
+    const source = await readModuleSource({
+      runtime: owner,
+      body: args.body,
+      target: args.target,
+      cwd: args.cwd,
+      signal: args.signal,
+    });
     if (args.signal.aborted) return cancelled('while the module was read');
     if (!source.ok) return refuse(source.refusal);
 
     const bounded = boundMemory(source.bytes, cap.pages);
     if (bounded.kind === 'too-large') {
-      return refuse({ code: 'wasm-memory-limit', status: 400, detail: bounded.detail }, {
-        recovery: `Declare a smaller initial memory, or ask the operator to raise ${WASM_MAX_MEMORY_MB}.`,
-      });
+      return refuse(
+        { code: 'wasm-memory-limit', status: 400, detail: bounded.detail },
+        {
+          recovery: `Declare a smaller initial memory, or ask the operator to raise ${WASM_MAX_MEMORY_MB}.`,
+        },
+      );
     }
     let module: WebAssembly.Module;
     try {
       module = await WebAssembly.compile(bounded.kind === 'bounded' ? bounded.bytes : source.bytes);
     } catch (error) {
-      return refuse({ code: 'wasm-invalid', status: 400, detail: `not a valid WebAssembly module: ${error instanceof Error ? error.message : String(error)}` });
+      return refuse({
+        code: 'wasm-invalid',
+        status: 400,
+        detail: `not a valid WebAssembly module: ${error instanceof Error ? error.message : String(error)}`,
+      });
     }
     if (bounded.kind === 'malformed') {
       // V8 accepted what the section reader could not: refuse rather than run unbounded.
-      return refuse({ code: 'wasm-invalid', status: 400, detail: 'the module layout could not be read to bound its memory' });
+      return refuse({
+        code: 'wasm-invalid',
+        status: 400,
+        detail: 'the module layout could not be read to bound its memory',
+      });
     }
     if (args.signal.aborted) return cancelled('before the module was instantiated');
 
     const ran = await runModule(module);
     if (!ran.ok) return refuse(ran.refusal, ran.log.length > 0 ? { log: ran.log } : {});
-    if (ran.logDropped > 0) args.emit({ kind: 'warning', message: `env.log kept its first ${LOG_LIMIT} calls and dropped ${ran.logDropped}` });
+    if (ran.logDropped > 0)
+      args.emit({
+        kind: 'warning',
+        message: `env.log kept its first ${LOG_LIMIT} calls and dropped ${ran.logDropped}`,
+      });
     args.write('results', renderJsonResult(ran.output));
     args.setState('results', 'closed');
     return Results.success(200);

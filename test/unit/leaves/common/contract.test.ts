@@ -15,15 +15,20 @@ describe('common leaf contract', () => {
       thrown = error;
     }
     expect(isPlurnkExecsError(thrown, 'invalid-declaration')).toBe(true);
-    expect((thrown as Error).message).toMatch(/constructed for runtime "cobol", which it does not claim; it claims sh, bash, node/);
+    expect((thrown as Error).message).toMatch(
+      /constructed for runtime "cobol", which it does not claim; it claims sh, bash, node/,
+    );
   });
 
-  it.each(COMMON)('%s declares stdout then stderr as text/stream and is a host effect with or without a target', async (tag) => {
-    const executor = await executorFor(tag);
-    expect(executor.channels).toEqual({ stdout: { mimetype: 'text/stream' }, stderr: { mimetype: 'text/stream' } });
-    expect(executor.defaultChannel).toBe('stdout');
-    expect([executor.effect(null), executor.effect('script.src')]).toEqual(['host', 'host']);
-  });
+  it.each(COMMON)(
+    '%s declares stdout then stderr as text/stream and is a host effect with or without a target',
+    async (tag) => {
+      const executor = await executorFor(tag);
+      expect(executor.channels).toEqual({ stdout: { mimetype: 'text/stream' }, stderr: { mimetype: 'text/stream' } });
+      expect(executor.defaultChannel).toBe('stdout');
+      expect([executor.effect(null), executor.effect('script.src')]).toEqual(['host', 'host']);
+    },
+  );
 
   it('a run whose signal is already aborted starts nothing and is 499 cancelled', async () => {
     const controller = new AbortController();
@@ -37,7 +42,11 @@ describe('common leaf contract', () => {
   it('aborting a running program ends it and the run is 499 cancelled', async () => {
     const executor = await executorFor('bash');
     const controller = new AbortController();
-    const { args, recording } = recordingArgs({ runtime: 'bash', body: 'echo ready; exec sleep 60', signal: controller.signal });
+    const { args, recording } = recordingArgs({
+      runtime: 'bash',
+      body: 'echo ready; exec sleep 60',
+      signal: controller.signal,
+    });
     let announced!: () => void;
     const ready = new Promise<void>((resolve) => (announced = resolve));
     const write = args.write;

@@ -68,7 +68,22 @@ async function fakeBinary(name: string, script: string): Promise<string> {
 
 describe('common leaf probes', () => {
   it('declares exactly the fourteen tags of the default inventory', () => {
-    expect(COMMON).toEqual(['sh', 'bash', 'node', 'python', 'python3', 'perl', 'ruby', 'php', 'lua', 'deno', 'bun', 'tcl', 'bc', 'awk']);
+    expect(COMMON).toEqual([
+      'sh',
+      'bash',
+      'node',
+      'python',
+      'python3',
+      'perl',
+      'ruby',
+      'php',
+      'lua',
+      'deno',
+      'bun',
+      'tcl',
+      'bc',
+      'awk',
+    ]);
   });
 
   it.each(PRESENT)('$tag is available, with its version as the detail', async ({ tag, detail }) => {
@@ -107,7 +122,10 @@ describe('common leaf probes', () => {
   });
 
   it('a deno found on PATH is probed by version and runs the body as deno eval BODY', async () => {
-    const bin = await fakeBinary('deno', 'if [ "$1" = --version ]; then echo "deno 9.9.9 (fake)"; exit 0; fi\nfor a in "$@"; do echo "[$a]"; done');
+    const bin = await fakeBinary(
+      'deno',
+      'if [ "$1" = --version ]; then echo "deno 9.9.9 (fake)"; exit 0; fi\nfor a in "$@"; do echo "[$a]"; done',
+    );
     vi.stubEnv('PATH', `${bin}:${process.env.PATH}`);
     expect(await (await executorFor('deno')).probe()).toEqual({ available: true, detail: 'deno 9.9.9 (fake)' });
     const run = await runTag('deno', { body: 'console.log(1)', env: { PATH: `${bin}:/usr/bin:/bin` } });
@@ -119,8 +137,12 @@ describe('common leaf probes', () => {
     const env = { PATH: `${bin}:/usr/bin:/bin` };
     // In this thread: through the host, bun's boot verdict (not on PATH here) refuses the run.
     const bun = await executorFor('bun');
-    expect((await runInProcess(bun, 'bun', { body: 'console.log(1)', env })).recording.text('stdout')).toBe('[-e]\n[console.log(1)]\n');
-    expect((await runInProcess(bun, 'bun', { target: 'main.ts', env })).recording.text('stdout')).toBe('[run]\n[main.ts]\n');
+    expect((await runInProcess(bun, 'bun', { body: 'console.log(1)', env })).recording.text('stdout')).toBe(
+      '[-e]\n[console.log(1)]\n',
+    );
+    expect((await runInProcess(bun, 'bun', { target: 'main.ts', env })).recording.text('stdout')).toBe(
+      '[run]\n[main.ts]\n',
+    );
   });
 
   it('an aborted probe kills the version command it started and says it was cancelled', async () => {

@@ -9,12 +9,20 @@ import { problemCodeOf, runTag } from '../leaf-harness.js';
 const LIVE: { tag: string; inline: string; script: string }[] = [
   { tag: 'sh', inline: 'echo $((6 * 7))', script: 'read n; echo $((n * 2))' },
   { tag: 'bash', inline: 'echo $((6 * 7))', script: 'read n; echo $((n * 2))' },
-  { tag: 'node', inline: 'console.log(6 * 7)', script: "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => console.log(Number(s) * 2));" },
+  {
+    tag: 'node',
+    inline: 'console.log(6 * 7)',
+    script: "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => console.log(Number(s) * 2));",
+  },
   { tag: 'python', inline: 'print(6 * 7)', script: 'import sys\nprint(int(sys.stdin.read()) * 2)\n' },
   { tag: 'python3', inline: 'print(6 * 7)', script: 'import sys\nprint(int(sys.stdin.read()) * 2)\n' },
   { tag: 'perl', inline: 'print 6 * 7, "\\n"', script: 'my $n = <STDIN>; print $n * 2, "\\n";\n' },
   { tag: 'ruby', inline: 'puts 6 * 7', script: 'puts STDIN.read.to_i * 2\n' },
-  { tag: 'php', inline: 'echo 6 * 7, PHP_EOL;', script: '<?php echo intval(file_get_contents("php://stdin")) * 2, PHP_EOL;\n' },
+  {
+    tag: 'php',
+    inline: 'echo 6 * 7, PHP_EOL;',
+    script: '<?php echo intval(file_get_contents("php://stdin")) * 2, PHP_EOL;\n',
+  },
   { tag: 'lua', inline: 'print(6 * 7)', script: 'print(io.read("n") * 2)\n' },
   { tag: 'tcl', inline: 'puts [expr {6 * 7}]', script: 'gets stdin n; puts [expr {$n * 2}]\n' },
   { tag: 'bc', inline: '6 * 7', script: 'x = read()\nx * 2\n' },
@@ -68,7 +76,10 @@ describe('common leaf, live interpreters', () => {
   });
 
   it('the child gets exactly args.env', async () => {
-    const run = await runTag('node', { body: 'console.log(JSON.stringify([process.env.ONLY_THIS, process.env.HOME ?? null]))', env: { PATH: process.env.PATH, ONLY_THIS: 'yes' } });
+    const run = await runTag('node', {
+      body: 'console.log(JSON.stringify([process.env.ONLY_THIS, process.env.HOME ?? null]))',
+      env: { PATH: process.env.PATH, ONLY_THIS: 'yes' },
+    });
     expect(run.channel('stdout').text).toBe('["yes",null]\n');
   });
 

@@ -15,8 +15,16 @@ beforeAll(async () => {
   dir = realpathSync(await mkdtemp(join(tmpdir(), 'leaf-git-')));
   repo = join(dir, 'repo');
   await mkdir(repo);
-  env = { PATH: process.env.PATH, HOME: dir, GIT_AUTHOR_NAME: 'Leaf Test', GIT_AUTHOR_EMAIL: 'leaf@test', GIT_COMMITTER_NAME: 'Leaf Test', GIT_COMMITTER_EMAIL: 'leaf@test' };
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
+  env = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    GIT_AUTHOR_NAME: 'Leaf Test',
+    GIT_AUTHOR_EMAIL: 'leaf@test',
+    GIT_COMMITTER_NAME: 'Leaf Test',
+    GIT_COMMITTER_EMAIL: 'leaf@test',
+  };
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, ...args], { env: env as NodeJS.ProcessEnv, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
   await writeFile(join(repo, 'notes.txt'), 'first\n');
   git('add', 'notes.txt');
@@ -98,8 +106,20 @@ describe('git leaf', () => {
   });
 
   it('strips repository-identity variables from args.env, so they cannot redirect git', async () => {
-    const decoy = { GIT_DIR: join(dir, 'nowhere'), GIT_WORK_TREE: dir, GIT_INDEX_FILE: join(dir, 'index'), GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.bare', GIT_CONFIG_VALUE_0: 'true', GIT_CEILING_DIRECTORIES: dir };
-    const run = await runTag('git', { body: 'rev-parse --show-toplevel --is-bare-repository', target: repo, env: { ...env, ...decoy } });
+    const decoy = {
+      GIT_DIR: join(dir, 'nowhere'),
+      GIT_WORK_TREE: dir,
+      GIT_INDEX_FILE: join(dir, 'index'),
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'core.bare',
+      GIT_CONFIG_VALUE_0: 'true',
+      GIT_CEILING_DIRECTORIES: dir,
+    };
+    const run = await runTag('git', {
+      body: 'rev-parse --show-toplevel --is-bare-repository',
+      target: repo,
+      env: { ...env, ...decoy },
+    });
     expect(run.channel('stdout').text).toBe(`${repo}\nfalse\n`);
   });
 
@@ -110,7 +130,9 @@ describe('git leaf', () => {
   });
 
   it('strips every variable git itself lists as repository-local', async () => {
-    const { isRepositoryEnv } = (await import('@plurnk/plurnk-execs-git')) as { isRepositoryEnv(name: string): boolean };
+    const { isRepositoryEnv } = (await import('@plurnk/plurnk-execs-git')) as {
+      isRepositoryEnv(name: string): boolean;
+    };
     const local = execFileSync('git', ['rev-parse', '--local-env-vars'], { encoding: 'utf8' }).trim().split('\n');
     expect(local.length).toBeGreaterThan(5);
     expect(local.filter((name) => !isRepositoryEnv(name))).toEqual([]);
@@ -131,7 +153,10 @@ describe('git leaf', () => {
 
   it('is unavailable with an actionable detail when git is not on PATH', async () => {
     vi.stubEnv('PATH', dir);
-    expect(await (await executorFor('git')).probe()).toEqual({ available: false, detail: 'git not found on PATH (install: apt-get install git)' });
+    expect(await (await executorFor('git')).probe()).toEqual({
+      available: false,
+      detail: 'git not found on PATH (install: apt-get install git)',
+    });
   });
 
   it('a pre-aborted run is 499 cancelled and runs nothing', async () => {

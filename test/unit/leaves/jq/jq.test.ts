@@ -101,7 +101,9 @@ describe('jq leaf', () => {
     const deep = await runTag('jq', { body: 'reduce range(10000) as $_ ([]; [.]) | tojson | fromjson | flatten' });
     expect(deep.result.status).toBe(500);
     expect(problemCodeOf(deep.result)).toBe('jq-aborted');
-    expect(deep.result.problem?.detail).toMatch(/^jq-wasm aborted: (memory access out of bounds|Aborted\(|Maximum call stack)/);
+    expect(deep.result.problem?.detail).toMatch(
+      /^jq-wasm aborted: (memory access out of bounds|Aborted\(|Maximum call stack)/,
+    );
     expect(deep.channel('results').state).toBe('errored');
     const next = await runTag('jq', { body: '[range(3)] | add' });
     expect(next.result).toEqual({ status: 200 });

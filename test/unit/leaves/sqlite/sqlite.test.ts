@@ -30,15 +30,24 @@ async function value(body: string, fields: { target?: string; cwd?: string } = {
 describe('sqlite leaf, in memory', () => {
   it('returns a query as an array of row objects, rendered one row per line', async () => {
     const run = await runTag('sqlite', { body: "SELECT 1 AS n, 'one' AS word UNION ALL SELECT 2, 'two'" });
-    const rows = [{ n: 1, word: 'one' }, { n: 2, word: 'two' }];
-    expect(run.channel('results')).toEqual({ mimetype: 'application/json', state: 'closed', text: renderJsonResult(rows) });
+    const rows = [
+      { n: 1, word: 'one' },
+      { n: 2, word: 'two' },
+    ];
+    expect(run.channel('results')).toEqual({
+      mimetype: 'application/json',
+      state: 'closed',
+      text: renderJsonResult(rows),
+    });
     expect(run.channel('results').text.split('\n')).toHaveLength(4);
   });
 
   it('converts values to JSON: exact big integers as strings, blobs as base64, reals and nulls as they are', async () => {
-    expect(await value("SELECT 9007199254740993 AS big, -9007199254740993 AS neg, 42 AS small, 1.5 AS real, x'00ff' AS blob, NULL AS none")).toEqual([
-      { big: '9007199254740993', neg: '-9007199254740993', small: 42, real: 1.5, blob: 'AP8=', none: null },
-    ]);
+    expect(
+      await value(
+        "SELECT 9007199254740993 AS big, -9007199254740993 AS neg, 42 AS small, 1.5 AS real, x'00ff' AS blob, NULL AS none",
+      ),
+    ).toEqual([{ big: '9007199254740993', neg: '-9007199254740993', small: 42, real: 1.5, blob: 'AP8=', none: null }]);
   });
 
   it('returns {changes, lastInsertRowid} for a statement that is not a query', async () => {
@@ -86,11 +95,18 @@ describe('sqlite leaf, in memory', () => {
 
   it('is pure in memory and host on a file', async () => {
     const executor = await executorFor('sqlite');
-    expect([executor.effect(null), executor.effect(':memory:'), executor.effect('data.db')]).toEqual(['pure', 'pure', 'host']);
+    expect([executor.effect(null), executor.effect(':memory:'), executor.effect('data.db')]).toEqual([
+      'pure',
+      'pure',
+      'host',
+    ]);
   });
 
   it('is available, reporting the SQLite version', async () => {
-    expect(await (await executorFor('sqlite')).probe()).toMatchObject({ available: true, detail: expect.stringMatching(/^SQLite 3\.\d+\.\d+ \(sql\.js\)$/) });
+    expect(await (await executorFor('sqlite')).probe()).toMatchObject({
+      available: true,
+      detail: expect.stringMatching(/^SQLite 3\.\d+\.\d+ \(sql\.js\)$/),
+    });
   });
 });
 
@@ -99,9 +115,18 @@ describe('sqlite leaf, on a file', () => {
     const cwd = await folder();
     await value('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT UNIQUE)', { target: 'notes.db', cwd });
     expect(existsSync(join(cwd, 'notes.db'))).toBe(true);
-    expect(await value("INSERT INTO notes (text) VALUES ('a'), ('b')", { target: 'notes.db', cwd })).toEqual({ changes: 2, lastInsertRowid: 2 });
-    expect(await value("INSERT INTO notes (text) VALUES ('c') RETURNING id", { target: 'notes.db', cwd })).toEqual([{ id: 3 }]);
-    expect(await value('SELECT text FROM notes ORDER BY id', { target: join(cwd, 'notes.db') })).toEqual([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+    expect(await value("INSERT INTO notes (text) VALUES ('a'), ('b')", { target: 'notes.db', cwd })).toEqual({
+      changes: 2,
+      lastInsertRowid: 2,
+    });
+    expect(await value("INSERT INTO notes (text) VALUES ('c') RETURNING id", { target: 'notes.db', cwd })).toEqual([
+      { id: 3 },
+    ]);
+    expect(await value('SELECT text FROM notes ORDER BY id', { target: join(cwd, 'notes.db') })).toEqual([
+      { text: 'a' },
+      { text: 'b' },
+      { text: 'c' },
+    ]);
   });
 
   it('does not create a file for a statement that changes nothing', async () => {
@@ -147,14 +172,22 @@ describe('sqlite leaf, on a file', () => {
     await writeFile(join(cwd, 'text.db'), 'this is plainly not a database, just some text that is long enough');
     const run = await runTag('sqlite', { body: 'SELECT 1', target: 'text.db', cwd });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-error']);
-    expect(run.result.problem).toMatchObject({ database: 'text.db', detail: expect.stringMatching(/not a database \(database text\.db\)$/) });
+    expect(run.result.problem).toMatchObject({
+      database: 'text.db',
+      detail: expect.stringMatching(/not a database \(database text\.db\)$/),
+    });
   });
 
   it('a pre-aborted run is 499 and creates no file', async () => {
     const cwd = await folder();
     const controller = new AbortController();
     controller.abort();
-    const run = await runTag('sqlite', { body: 'CREATE TABLE t (a)', target: 'never.db', cwd, signal: controller.signal });
+    const run = await runTag('sqlite', {
+      body: 'CREATE TABLE t (a)',
+      target: 'never.db',
+      cwd,
+      signal: controller.signal,
+    });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
     expect(run.result.problem?.database).toBe('never.db');
     expect(run.channel('results').state).toBe('errored');

@@ -42,7 +42,10 @@ afterEach(() => {
 });
 
 /** The parsed `results` of a successful run. */
-async function output(tag: string, fields: { body?: string; target?: string; cwd?: string; env?: NodeJS.ProcessEnv }): Promise<unknown> {
+async function output(
+  tag: string,
+  fields: { body?: string; target?: string; cwd?: string; env?: NodeJS.ProcessEnv },
+): Promise<unknown> {
   const run = await runTag(tag, fields);
   expect(run.result).toEqual({ status: 200 });
   expect(run.channel('results')).toMatchObject({ mimetype: 'application/json', state: 'closed' });
@@ -57,7 +60,11 @@ describe('wat and wasm leaf', () => {
     ['wasm', { body: ANSWER_BASE64.replace(/(.{8})/g, '$1\n') }],
     ['wasm', { target: 'answer.wasm' }],
   ])('%s runs main from %j and reports {returned, log, exports}', async (tag, fields) => {
-    expect(await output(tag, { ...fields, cwd: dir })).toEqual({ returned: 42, log: [], exports: { main: 'function' } });
+    expect(await output(tag, { ...fields, cwd: dir })).toEqual({
+      returned: 42,
+      log: [],
+      exports: { main: 'function' },
+    });
   });
 
   it('the base64 fixture is what wabt assembles from the wat fixture', async () => {
@@ -65,11 +72,19 @@ describe('wat and wasm leaf', () => {
   });
 
   it('records every env.log call, several arguments as an array', async () => {
-    expect(await output('wat', { body: LOGGER })).toEqual({ returned: null, log: [7, [1, 2.5]], exports: { main: 'function' } });
+    expect(await output('wat', { body: LOGGER })).toEqual({
+      returned: null,
+      log: [7, [1, 2.5]],
+      exports: { main: 'function' },
+    });
   });
 
   it.each([
-    ['_start when there is no main', '(module (func (export "other") (result i32) i32.const 1) (func (export "_start") (result i32) i32.const 2))', 2],
+    [
+      '_start when there is no main',
+      '(module (func (export "other") (result i32) i32.const 1) (func (export "_start") (result i32) i32.const 2))',
+      2,
+    ],
     ['the only exported function', '(module (func (export "compute") (result i32) i32.const 3))', 3],
     ['nothing when no function is exported', '(module (memory (export "mem") 1))', null],
   ])('calls %s', async (_, body, returned) => {
@@ -82,13 +97,43 @@ describe('wat and wasm leaf', () => {
   });
 
   it.each([
-    ['wat', { body: '(module (func (export "main") i32.const))' }, 400, 'wat-parse-error', /body\.wat:1:\d+: error: unexpected token/],
+    [
+      'wat',
+      { body: '(module (func (export "main") i32.const))' },
+      400,
+      'wat-parse-error',
+      /body\.wat:1:\d+: error: unexpected token/,
+    ],
     ['wat', { body: '(module (func (export "main") (result i32) i64.const 1))' }, 400, 'wasm-invalid', /type mismatch/],
-    ['wat', { body: '(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32))))' }, 400, 'wasm-invalid', /the only import provided is env\.log/],
-    ['wat', { body: '(module (func (export "a")) (func (export "b")))' }, 400, 'wasm-no-entry', /exports 2 functions \(a, b\) and none is main or _start/],
+    [
+      'wat',
+      { body: '(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32))))' },
+      400,
+      'wasm-invalid',
+      /the only import provided is env\.log/,
+    ],
+    [
+      'wat',
+      { body: '(module (func (export "a")) (func (export "b")))' },
+      400,
+      'wasm-no-entry',
+      /exports 2 functions \(a, b\) and none is main or _start/,
+    ],
     ['wat', { body: '(module (func (export "main") unreachable))' }, 500, 'wasm-trap', /^trap in main: unreachable/],
-    ['wat', { body: '(module (memory 1) (func (export "main") (result i32) (i32.load (i32.const 70000))))' }, 500, 'wasm-trap', /out of bounds/],
-    ['wat', { body: '(module (func $f (call $f)) (start $f))' }, 500, 'wasm-trap', /^trap in the start function: Maximum call stack/],
+    [
+      'wat',
+      { body: '(module (memory 1) (func (export "main") (result i32) (i32.load (i32.const 70000))))' },
+      500,
+      'wasm-trap',
+      /out of bounds/,
+    ],
+    [
+      'wat',
+      { body: '(module (func $f (call $f)) (start $f))' },
+      500,
+      'wasm-trap',
+      /^trap in the start function: Maximum call stack/,
+    ],
     ['wasm', { body: 'not base64!' }, 400, 'wasm-invalid', /not base64/],
     ['wasm', { body: 'AAECAwQF' }, 400, 'wasm-invalid', /not a valid WebAssembly module/],
     ['wat', { target: 'missing.wat' }, 404, 'wasm-read-failed', /cannot read the module missing\.wat/],
@@ -101,7 +146,8 @@ describe('wat and wasm leaf', () => {
   });
 
   it('a trap carries what the module logged before it', async () => {
-    const body = '(module (import "env" "log" (func $log (param i32))) (func (export "main") (call $log (i32.const 5)) unreachable))';
+    const body =
+      '(module (import "env" "log" (func $log (param i32))) (func (export "main") (call $log (i32.const 5)) unreachable))';
     const run = await runTag('wat', { body });
     expect(run.result.problem).toMatchObject({ status: 500, log: [5] });
   });
@@ -123,7 +169,10 @@ describe('wat and wasm leaf', () => {
 
   it('both tags are available', async () => {
     expect(await (await executorFor('wat')).probe()).toEqual({ available: true, detail: 'wabt 1.0.39' });
-    expect(await (await executorFor('wasm')).probe()).toMatchObject({ available: true, detail: expect.stringMatching(/^WebAssembly in V8 /) });
+    expect(await (await executorFor('wasm')).probe()).toMatchObject({
+      available: true,
+      detail: expect.stringMatching(/^WebAssembly in V8 /),
+    });
   });
 });
 
@@ -131,7 +180,9 @@ describe('wasm linear memory cap', () => {
   it('refuses a module whose initial memory exceeds the default 64 MiB cap', async () => {
     const run = await runTag('wat', { body: '(module (memory 1025))' });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'wasm-memory-limit']);
-    expect(run.result.problem?.detail).toBe('memory 0 starts at 1025 pages (64.0625 MiB); the cap is 1024 pages (64 MiB)');
+    expect(run.result.problem?.detail).toBe(
+      'memory 0 starts at 1025 pages (64.0625 MiB); the cap is 1024 pages (64 MiB)',
+    );
     expect(run.result.problem?.recovery).toMatch(/PLURNK_EXECS_WASM_MAX_MEMORY_MB/);
   });
 
@@ -148,12 +199,20 @@ describe('wasm linear memory cap', () => {
   const cap = (value: string) => ({ PLURNK_EXECS_WASM_MAX_MEMORY_MB: value });
 
   it('takes the cap from PLURNK_EXECS_WASM_MAX_MEMORY_MB', async () => {
-    expect((await runTag('wat', { body: '(module (memory 17))', env: cap('1') })).result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
-    expect(((await output('wat', { body: '(module (memory (export "m") 16))', env: cap('1') })) as { exports: unknown }).exports).toEqual({ m: 'memory' });
+    expect((await runTag('wat', { body: '(module (memory 17))', env: cap('1') })).result.problem?.detail).toBe(
+      'memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)',
+    );
+    expect(
+      ((await output('wat', { body: '(module (memory (export "m") 16))', env: cap('1') })) as { exports: unknown })
+        .exports,
+    ).toEqual({ m: 'memory' });
   });
 
   it("reaches the leaf's threads from the operator's environment, which the host otherwise filters", async () => {
-    const host = await createHost({ packageDirs: [join(LEAVES_DIR, 'wasm')], env: { ...process.env, PLURNK_EXECS_WASM_MAX_MEMORY_MB: '1' } });
+    const host = await createHost({
+      packageDirs: [join(LEAVES_DIR, 'wasm')],
+      env: { ...process.env, PLURNK_EXECS_WASM_MAX_MEMORY_MB: '1' },
+    });
     try {
       const out = await host.exec({ runtime: 'wat', body: '(module (memory 17))' });
       expect(out.result.problem?.detail).toBe('memory 0 starts at 17 pages (1.0625 MiB); the cap is 16 pages (1 MiB)');
@@ -177,7 +236,8 @@ describe('wasm linear memory cap', () => {
 
 describe('boundMemory', () => {
   type Bound = (bytes: Uint8Array, capPages: number) => { kind: string; bytes?: Uint8Array; detail?: string };
-  const load = async () => ((await import('@plurnk/plurnk-execs-wasm')) as unknown as { boundMemory: Bound }).boundMemory;
+  const load = async () =>
+    ((await import('@plurnk/plurnk-execs-wasm')) as unknown as { boundMemory: Bound }).boundMemory;
 
   it('copies a module without a memory section byte for byte', async () => {
     const bytes = Buffer.from(ANSWER_BASE64, 'base64');
@@ -192,7 +252,11 @@ describe('boundMemory', () => {
     expect(bounded.kind).toBe('bounded');
     expect(bounded.bytes!.length).toBe(bytes.length + 1);
     await writeFile(join(dir, 'bounded.wasm'), bounded.bytes!);
-    expect(await output('wasm', { target: 'bounded.wasm', cwd: dir })).toEqual({ returned: 1, log: [], exports: { m: 'memory', main: 'function' } });
+    expect(await output('wasm', { target: 'bounded.wasm', cwd: dir })).toEqual({
+      returned: 1,
+      log: [],
+      exports: { m: 'memory', main: 'function' },
+    });
   });
 
   it('calls bytes that are not a module malformed instead of throwing', async () => {
@@ -203,7 +267,11 @@ describe('boundMemory', () => {
 describe('wasm that never returns', () => {
   it('is stopped by the host ending its thread, and the next run works', async () => {
     const host = await hostFor('wasm');
-    const out = await host.exec({ runtime: 'wat', body: '(module (func (export "main") (loop (br 0))))', timeoutMs: 300 });
+    const out = await host.exec({
+      runtime: 'wat',
+      body: '(module (func (export "main") (loop (br 0))))',
+      timeoutMs: 300,
+    });
     expect([out.result.status, problemCodeOf(out.result)]).toEqual([504, 'execution-timeout']);
     expect(out.result.problem?.detail).toMatch(/worker thread was terminated/);
     expect(JSON.parse((await runTag('wat', { body: ANSWER })).channel('results').text)).toMatchObject({ returned: 42 });

@@ -2,13 +2,13 @@
  * `@plurnk/plurnk-execs`: what an executor leaf imports. The isolating consumer lives at
  * `@plurnk/plurnk-execs/host`.
  */
-export { BaseExecutor, type ExecutorOptions } from './worker/base-executor.js';
-export { SubprocessExecutor } from './worker/subprocess-executor.js';
-export { defaultBinary, defaultSpawnArgs } from './worker/spawn-recipe.js';
-export { tokenizeArgv } from './worker/tokenize-argv.js';
-export { onProcessGroup, reportProcessGroup, type ProcessGroupListener } from './worker/process-groups.js';
-export { probeBinary } from './worker/probe-binary.js';
-export { runVersionCommand, type VersionOutcome } from './worker/run-version-command.js';
+export { BaseExecutor, type ExecutorOptions } from './author/base-executor.js';
+export { SubprocessExecutor } from './author/subprocess-executor.js';
+export { defaultBinary, defaultSpawnArgs } from './author/spawn-recipe.js';
+export { tokenizeArgv } from './author/tokenize-argv.js';
+export { onProcessGroup, reportProcessGroup, type ProcessGroupListener } from './author/process-groups.js';
+export { probeBinary } from './author/probe-binary.js';
+export { runVersionCommand, type VersionOutcome } from './author/run-version-command.js';
 
 export {
   CommandSyntaxError,
@@ -71,26 +71,26 @@ export {
   type TargetKind,
 } from './contracts/invocation.js';
 export { checkInvocationBuckets, type BucketCode, type BucketViolation } from './contracts/invocation-buckets.js';
-export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './contracts/abort-reason.js';
-export { liveGroupMembers, signalGroup, type SignalSpec } from './contracts/process-group.js';
+export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './runtime/abort-reason.js';
+export { liveGroupMembers, signalGroup, type SignalSpec } from './runtime/process-group.js';
 export type { Discovery, RegistryEntry } from './contracts/registry.js';
 
-export { discover, type DiscoverOptions } from './host/discover.js';
-export { Policy } from './host/policy.js';
-export { RuntimeTag } from './host/runtime-tag.js';
-export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './host/trust.js';
-export { AttributionSchema, normalizeAttribution } from './host/attribution.js';
-export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from './host/validate-declaration.js';
-export { InvocationRulesSchema, normalizeInvocation } from './host/invocation-rules.js';
-export { ExecManifestSchema } from './host/validate-manifest.js';
-export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './host/env-defaults.js';
-export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './host/runtimes-hook.js';
-export { ToolRegistrySchema, ToolSchema, validateToolRegistry, type ToolRegistryOwner } from './host/tool-registry.js';
+export { discover, type DiscoverOptions } from './discovery/discover.js';
+export { Policy } from './discovery/policy.js';
+export { RuntimeTag } from './discovery/runtime-tag.js';
+export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './discovery/trust.js';
+export { AttributionSchema, normalizeAttribution } from './discovery/attribution.js';
+export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from './discovery/validate-declaration.js';
+export { InvocationRulesSchema, normalizeInvocation } from './discovery/invocation-rules.js';
+export { ExecManifestSchema } from './discovery/validate-manifest.js';
+export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './discovery/env-defaults.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './discovery/runtimes-hook.js';
+export { ToolRegistrySchema, ToolSchema, validateToolRegistry, type ToolRegistryOwner } from './discovery/tool-registry.js';
 export {
   renderToolDocument,
   type ExactToolDocument,
   type ToolDocument,
   type ToolDocumentSource,
   type ToolDocuments,
-} from './host/tool-document.js';
-export { Advertise, NO_EXECS_NOTICE, type AdvertiseContribution } from './host/advertise.js';
+} from './documents/tool-document.js';
+export { Advertise, NO_EXECS_NOTICE, type AdvertiseContribution } from './documents/advertise.js';

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import { discover } from '../host/discover.js';
+import { discover } from '../discovery/discover.js';
 
 /** Fake installed leaf packages the scenarios run (no-op, streaming, interpreters). */
-export const BENCH_FIXTURES = fileURLToPath(new URL('../../fixtures/bench/', import.meta.url));
+export const BENCH_FIXTURES = fileURLToPath(new URL('../../fixtures/bench', import.meta.url));
 
 /** The fields a thread needs to load a tag's executor. */
 export type LeafEntry = Pick<RegistryEntry, 'tag' | 'glyph' | 'entryUrl' | 'packageName'>;

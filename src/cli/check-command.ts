@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { checkPackage } from '../host/check-package.js';
+import { checkPackage } from '../check/check-package.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';

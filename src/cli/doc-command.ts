@@ -1,6 +1,6 @@
 import { bootHost } from '../host/boot-host.js';
-import { discover } from '../host/discover.js';
-import { renderToolDocument } from '../host/tool-document.js';
+import { discover } from '../discovery/discover.js';
+import { renderToolDocument } from '../documents/tool-document.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags } from './parse-flags.js';
 

@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
 import { bootHost } from '../host/boot-host.js';
-import { discover } from '../host/discover.js';
+import { discover } from '../discovery/discover.js';
 import type { Availability } from '../host/host-types.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { formatTable } from './format-table.js';

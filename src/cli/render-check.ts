@@ -4,7 +4,7 @@ import {
   type CheckReport,
   type TagCheck,
   type Verdict,
-} from '../host/check-report.js';
+} from '../check/check-report.js';
 import { formatTable } from './format-table.js';
 
 const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {

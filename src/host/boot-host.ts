@@ -5,10 +5,10 @@ import { CrashBreaker } from './crash-breaker.js';
 import type { Host, HostOptions } from './host-types.js';
 import { resolveHostOptions } from './host-options.js';
 import { IsolatingHost, type BootedTag } from './isolating-host.js';
-import { workerEntryPath } from './package-root.js';
+import { workerEntryPath } from '../runtime/package-root.js';
 import { probeAll } from './probe-all.js';
-import { TagWorkers } from './tag-workers.js';
-import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './worker-env.js';
+import { TagWorkers } from './threads/tag-workers.js';
+import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';
 
 /**
  * Boots the isolating host over an existing discovery: one set of threads per registered

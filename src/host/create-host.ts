@@ -1,4 +1,4 @@
-import { discover } from './discover.js';
+import { discover } from '../discovery/discover.js';
 import { bootHost } from './boot-host.js';
 import type { Host, HostOptions } from './host-types.js';
 

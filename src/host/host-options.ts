@@ -1,12 +1,11 @@
 import * as v from 'valibot';
-import { DEFAULT_KILL_GRACE_MS } from '../contracts/abort-reason.js';
+import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
-import type { Availability, HostOptions } from './host-types.js';
+import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
 import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultRssMb } from './limit-defaults.js';
-import type { RecyclePolicy } from './tag-workers.js';
 
 /** Default time one probe may take at boot. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;

@@ -5,9 +5,9 @@ import type { EntryOptions } from '../contracts/exec-args.js';
 import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from '../contracts/notice.js';
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
-import type { RecyclePolicy } from './tag-workers.js';
 
-export type { RecyclePolicy } from './tag-workers.js';
+/** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
+export type RecyclePolicy = 'each-run' | 'never' | { readonly afterRuns: number };
 
 /** Options of `createHost` (discovery's fields plus the host's own); `bootHost` reads the host's. */
 export interface HostOptions {

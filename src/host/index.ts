@@ -4,13 +4,11 @@
  * recycling, and process-group reaping.
  */
 export { bootHost } from './boot-host.js';
-export { checkPackage, type CheckOptions } from './check-package.js';
-export type { CheckItem, CheckReport, ContractChecks, TagCheck, Verdict } from './check-report.js';
 export { createHost } from './create-host.js';
 export { DEFAULT_PROBE_TIMEOUT_MS, HostOptionsSchema } from './host-options.js';
-export { ExecRequestSchema } from './exec-request.js';
+export { ExecRequestSchema } from './dispatch/exec-request.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
-export { isCredentialName } from './worker-env.js';
+export { isCredentialName } from './threads/worker-env.js';
 export type {
   Availability,
   ChannelOutput,

@@ -4,19 +4,19 @@ import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
-import { admit } from './admit.js';
-import { callEffect } from './call-effect.js';
+import { admit } from './dispatch/admit.js';
+import { callEffect } from './dispatch/call-effect.js';
 import type { CrashBreaker, Degradation } from './crash-breaker.js';
-import { parseExecRequest, type ParsedExecRequest } from './exec-request.js';
-import { executeRun } from './execute-run.js';
+import { parseExecRequest, type ParsedExecRequest } from './dispatch/exec-request.js';
+import { executeRun } from './dispatch/execute-run.js';
 import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
-import { HostMemoryWatch } from './memory-watchdog.js';
+import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { TagBoot } from './probe-all.js';
-import { countLiveProcesses, reapGroups } from './reaper.js';
-import { RunStream } from './run-stream.js';
-import type { TagWorkers } from './tag-workers.js';
+import { countLiveProcesses, reapGroups } from './threads/reaper.js';
+import { RunStream } from './ports/run-stream.js';
+import type { TagWorkers } from './threads/tag-workers.js';
 
 /** One registered tag after boot: its threads (closed when unavailable) and its verdict. */
 export interface BootedTag {

@@ -7,12 +7,12 @@ import type { ProbeReport, TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
-import { openControlPort } from './control-port.js';
+import { openControlPort } from './ports/control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
-import { reapGroups } from './reaper.js';
-import type { TagWorkers } from './tag-workers.js';
-import { validateToolRegistry } from './tool-registry.js';
+import { reapGroups } from './threads/reaper.js';
+import type { TagWorkers } from './threads/tag-workers.js';
+import { validateToolRegistry } from '../discovery/tool-registry.js';
 
 /** A tag's boot outcome: its verdict and, when it loaded, its declared channels. */
 export interface TagBoot {

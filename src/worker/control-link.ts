@@ -1,8 +1,8 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
-import { takeQueued } from '../contracts/port-queue.js';
+import { takeQueued } from '../runtime/port-queue.js';
 import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 import { startHeartbeat } from './heartbeat.js';
-import { onProcessGroup } from './process-groups.js';
+import { onProcessGroup } from '../author/process-groups.js';
 
 /** The worker's end of one task's control port. */
 export interface ControlLink {

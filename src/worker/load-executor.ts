@@ -1,6 +1,6 @@
 import type { WorkerBoot } from '../contracts/protocol.js';
 import { serializeError, type SerializedError } from '../contracts/serialized-error.js';
-import type { BaseExecutor } from './base-executor.js';
+import type { BaseExecutor } from '../author/base-executor.js';
 
 /** The leaf's executor, or why it could not be had; loading never rejects. */
 export type LoadedExecutor = { ok: true; executor: BaseExecutor } | { ok: false; error: SerializedError };

@@ -11,7 +11,7 @@ import {
 } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
-import type { BaseExecutor } from './base-executor.js';
+import type { BaseExecutor } from '../author/base-executor.js';
 import { captureConsole, type ConsoleCapture } from './console-capture.js';
 import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Discovery, RegistryEntry, RuntimeDecl } from '../../src/index.js';
 
 /** Root of the fake installed packages the host tests load. */
-export const HOST_FIXTURES = fileURLToPath(new URL('../../fixtures/host/', import.meta.url));
+export const HOST_FIXTURES = fileURLToPath(new URL('../../fixtures/host', import.meta.url));
 
 /**
  * A Discovery built by hand from fixture packages under fixtures/host (discovery itself is

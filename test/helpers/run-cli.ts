@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 /** The built CLI, as `npx plurnk-execs` runs it. */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 /** The repository root: its node_modules holds the built-in leaves (workspace links). */
-export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A running CLI process: its output so far, and its end. */
 export interface CliRun {

@@ -10,7 +10,7 @@ import { HOST_FIXTURES } from './fixture-discovery.js';
 import { handshake } from './handshake.js';
 
 /** Root of the hostile-leaf zoo: one fake installed package per fault. */
-export const ZOO = fileURLToPath(new URL('../../fixtures/zoo/', import.meta.url));
+export const ZOO = fileURLToPath(new URL('../../fixtures/zoo', import.meta.url));
 
 /** Package directories for `packageDirs`: zoo fixtures by name, host fixtures as `host/<name>`. */
 export function zooDirs(...names: string[]): string[] {

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ExecArgs } from '../../contracts/exec-args.js';
 import { bootHost } from '../../host/boot-host.js';
-import type { BaseExecutor } from '../../worker/base-executor.js';
+import type { BaseExecutor } from '../../author/base-executor.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { startPortPeer } from '../port-peer.js';

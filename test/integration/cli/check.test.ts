@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkPackage, type CheckReport } from '../../../src/host/index.js';
+import { checkPackage, type CheckReport } from '../../../src/check/index.js';
 import { fixture } from '../../helpers/discovery-fixtures.js';
 import { REPO, runCli } from '../../helpers/run-cli.js';
 import { zooDirs } from '../../helpers/zoo.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { discover } from '../../../src/index.js';
-import { findNodeModules, listPackageDirs } from '../../../src/host/scan-node-modules.js';
+import { findNodeModules, listPackageDirs } from '../../../src/discovery/scan-node-modules.js';
 import { fixture } from '../../helpers/discovery-fixtures.js';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'plurnk-scan-')));

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TagWorkers, type RecyclePolicy } from '../../../src/host/tag-workers.js';
+import { TagWorkers } from '../../../src/host/threads/tag-workers.js';
+import type { RecyclePolicy } from '../../../src/host/host-types.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
 const entry = fixtureDiscovery(['exec-keeps-state']).registry.get('state')!;

@@ -1,0 +1,153 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Discovery, RegistryEntry } from '../contracts/registry.js';
+import { bootHost } from '../host/boot-host.js';
+import { checkManifest, type ManifestCheck } from './check-manifest.js';
+import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
+import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
+import type { Availability, Host } from '../host/host-types.js';
+import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host/threads/worker-env.js';
+
+/** Options of {@link checkPackage}. */
+export interface CheckOptions {
+  /** Deadline of each run of an example (ms). Default 10 000. */
+  timeoutMs?: number;
+  /** Grace after an abort, and between SIGHUP and SIGKILL (ms). Default 2000. */
+  graceMs?: number;
+  /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
+  probeTimeoutMs?: number;
+}
+
+/**
+ * The limits an example runs under: an example is a one-line witness, so these are tighter
+ * than a host's defaults (docs/faults.md), and memory is looked at ten times a second. The
+ * breaker is out of reach so that every run of a crashing leaf shows what it does, not a 503.
+ */
+const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 100 } as const;
+/** Tags checked at once. */
+const CONCURRENCY = 3;
+
+/**
+ * `plurnk-execs check`: loads the one leaf package in `dir` in isolation and reports, per tag,
+ * its manifest verdict (every validation error), its probe verdict and latency, its declared
+ * example run through the host, and the contract checks (check-tag.ts). Never throws for what
+ * the leaf does; throws `invalid-configuration` when `dir` holds no exec package.
+ */
+export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
+  const packageDir = resolve(dir);
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const graceMs = options.graceMs ?? 2000;
+  const probeTimeoutMs = options.probeTimeoutMs ?? 3000;
+  const manifest = await checkManifest(packageDir, probeTimeoutMs);
+  const tags =
+    manifest.discovery === undefined
+      ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
+      : await checkRuntimes(manifest.discovery, { timeoutMs, graceMs, probeTimeoutMs });
+  const discovery = {
+    verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
+    error: manifest.error ?? null,
+    disabledByDefault: [...manifest.disabledByDefault],
+  };
+  return {
+    schema: 'plurnk-execs/check@1',
+    package: { dir: packageDir, name: manifest.packageName },
+    clean: discovery.verdict === 'pass' && tags.length > 0 && tags.every((tag) => tag.verdict !== 'fail'),
+    discovery,
+    tags,
+  };
+}
+
+/**
+ * Boots the host the checks run in and checks every registered tag, a few tags at a time.
+ * Threads are retired after two runs, and a run takes the thread that has run most: so a
+ * tag's runs, one after another, alternate between a fresh thread and that thread's second
+ * run — exactly the pairs the state check compares.
+ */
+async function checkRuntimes(discovery: Discovery, options: Required<CheckOptions>): Promise<TagCheck[]> {
+  const host = await bootHost(discovery, {
+    probeTimeoutMs: options.probeTimeoutMs,
+    recycle: { afterRuns: 2 },
+    breaker: { crashes: Number.MAX_SAFE_INTEGER },
+    limits: { ...CHECK_LIMITS, graceMs: options.graceMs },
+  });
+  const cwd = mkdtempSync(join(tmpdir(), 'plurnk-execs-check-'));
+  try {
+    // A run's env replaces its thread's: give each run what the thread would have had, plus the marker.
+    const limit = await resolveErrorDetailLimit(discovery.env);
+    const packageName = discovery.registry.values().next().value?.packageName ?? '';
+    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, packageName));
+    const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
+    const entries = [...discovery.registry.values()];
+    const results: TagCheck[] = new Array(entries.length);
+    let next = 0;
+    const worker = async () => {
+      for (let index = next++; index < entries.length; index = next++)
+        results[index] = await checkTag(entries[index]!, host, context);
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, entries.length) }, worker));
+    return results;
+  } finally {
+    await host.close();
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeContext): Promise<TagCheck> {
+  const verdict = host.availability(entry.tag)!;
+  const probe = judgeProbe(verdict);
+  if (probe.verdict !== 'pass') {
+    const why = probe.verdict === 'fail' ? 'the probe failed' : `unavailable here: ${verdict.detail ?? 'no detail'}`;
+    return summarize({ ...unchecked({ tag: entry.tag, errors: [] }, why), probe });
+  }
+  const judged = await checkExample(entry, context);
+  return summarize({ tag: entry.tag, verdict: 'pass', manifest: { verdict: 'pass', errors: [] }, probe, ...judged });
+}
+
+// Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
+// judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
+const PROBE_FAULTS = [
+  /^the leaf could not be loaded/,
+  /^the leaf did not load within/,
+  /^probe exceeded/,
+  /^probe threw/,
+  /^probe answered a value/,
+  /^probe returned an invalid verdict/,
+  /^the executor declares invalid channels/,
+  /^the executor's defaultChannel/,
+  /^the worker thread died while probing/,
+];
+
+function judgeProbe(verdict: Availability): TagCheck['probe'] {
+  const detail = verdict.detail ?? null;
+  const judged: Verdict = verdict.available
+    ? 'pass'
+    : PROBE_FAULTS.some((pattern) => pattern.test(detail ?? ''))
+      ? 'fail'
+      : 'skip';
+  return { verdict: judged, available: verdict.available, detail, probeMs: verdict.probeMs };
+}
+
+/** A tag whose runtime checks could not run, and why. */
+function unchecked(declared: ManifestCheck['tags'][number], why: string): TagCheck {
+  return {
+    tag: declared.tag,
+    verdict: 'skip',
+    manifest: { verdict: declared.errors.length === 0 ? 'pass' : 'fail', errors: [...declared.errors] },
+    probe: { verdict: 'skip', available: null, detail: why, probeMs: null },
+    example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why, ms: null },
+    checks: allSkipped(why),
+  };
+}
+
+/** A tag fails when any part failed; it is skipped when nothing could be judged. */
+function summarize(check: TagCheck): TagCheck {
+  const parts: Verdict[] = [
+    check.manifest.verdict,
+    check.probe.verdict,
+    check.example.verdict,
+    ...CONTRACT_CHECKS.map((name) => check.checks[name].verdict),
+  ];
+  const verdict: Verdict = parts.includes('fail') ? 'fail' : check.example.verdict === 'pass' ? 'pass' : 'skip';
+  return { ...check, verdict };
+}

@@ -1,0 +1,30 @@
+import { Worker } from 'node:worker_threads';
+import type { HookBoot, HookReply } from '../contracts/hook-protocol.js';
+import { hookEntryPath } from '../runtime/package-root.js';
+
+/** The hook's reply, or why there is none: it overran `timeoutMs`, or its thread died first. */
+export type HookOutcome =
+  HookReply | { readonly stage: 'timeout' } | { readonly stage: 'died'; readonly detail: string };
+
+/**
+ * Runs one `runtimesModule` hook in a thread of its own and waits at most `timeoutMs` for its
+ * answer — thread start included — then terminates the thread whatever happened. A hook that
+ * spins, exits or throws at import affects only that thread. Never rejects.
+ */
+export function callHookInThread(boot: HookBoot, timeoutMs: number): Promise<HookOutcome> {
+  return new Promise((resolve) => {
+    const worker = new Worker(hookEntryPath(), { workerData: boot });
+    let settled = false;
+    const settle = (outcome: HookOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => settle({ stage: 'timeout' }), timeoutMs);
+    worker.once('message', (reply: HookReply) => settle(reply));
+    worker.once('error', (error) => settle({ stage: 'died', detail: `${error.name}: ${error.message}` }));
+    worker.once('exit', (code) => settle({ stage: 'died', detail: `its thread exited with code ${code}` }));
+  });
+}

@@ -1,0 +1,65 @@
+import { TimeoutError } from 'p-timeout';
+import * as v from 'valibot';
+import { EffectSchema, type Effect } from '../../contracts/effect.js';
+import { describeError } from '../../contracts/serialized-error.js';
+import { openControlPort } from '../ports/control-port.js';
+import { withDeadline } from '../../runtime/deadline.js';
+import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import { reapGroups } from '../threads/reaper.js';
+import type { WorkerHandle } from '../threads/worker-handle.js';
+
+/** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
+export type EffectCall =
+  | { ok: true; effect: Effect }
+  | { ok: false; code: 'executor-threw' | 'executor-invalid-result'; detail: string; poisoned: boolean };
+
+/**
+ * Calls `effect(target)` once in `handle`'s thread (§executor-effect). It must be synchronous
+ * and cheap, so it gets `timeoutMs` from the moment it starts; a thread that overruns (a
+ * synchronous loop), dies, or is still busy when the host closes is retired by the caller.
+ * `effect()` must not start processes; any group it reports is reaped all the same.
+ */
+export async function callEffect(
+  handle: WorkerHandle,
+  target: string | null,
+  options: { timeoutMs: number; graceMs: number; closing: AbortSignal },
+): Promise<EffectCall> {
+  const { timeoutMs, closing } = options;
+  const control = openControlPort();
+  try {
+    // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
+    const loaded = handle.loaded;
+    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [
+      control.workerPort,
+    ]);
+    if (!loaded)
+      await withDeadline(
+        Promise.race([control.started, task]),
+        LOAD_TIMEOUT_MS,
+        `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+        closing,
+      );
+    const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
+    if (!reply.ok) {
+      const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
+      return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };
+    }
+    const parsed = v.safeParse(EffectSchema, reply.value);
+    if (parsed.success) return { ok: true, effect: parsed.output };
+    return {
+      ok: false,
+      code: 'executor-invalid-result',
+      detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`,
+      poisoned: false,
+    };
+  } catch (error) {
+    const detail =
+      error instanceof TimeoutError
+        ? error.message
+        : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
+    return { ok: false, code: 'executor-threw', detail, poisoned: true };
+  } finally {
+    control.close();
+    await reapGroups(control.groups, options.graceMs);
+  }
+}

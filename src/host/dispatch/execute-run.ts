@@ -1,0 +1,209 @@
+import { ErrorDetail } from '../../contracts/error-detail.js';
+import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
+import { validateResult, type ExecResult } from '../../contracts/result.js';
+import { describeError } from '../../contracts/serialized-error.js';
+import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
+import { openControlPort } from '../ports/control-port.js';
+import type { EmbeddingSinks, RunContainment } from '../host-types.js';
+import { hostFailure } from '../host-problems.js';
+import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
+import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
+import type { RunStream } from '../ports/run-stream.js';
+import { exposeSinks } from '../ports/sink-port.js';
+import type { WorkerHandle } from '../threads/worker-handle.js';
+
+/** Everything one run in one thread needs. */
+export interface RunContext {
+  readonly handle: WorkerHandle;
+  readonly request: RunRequest;
+  readonly stream: RunStream;
+  readonly sinks: EmbeddingSinks | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly graceMs: number;
+  /** Bound on leaf text entering a Problem detail. */
+  readonly limit: number;
+  /** Aborted when the host closes: the run settles 499 at once. */
+  readonly closing: AbortSignal;
+  /** Output, memory and liveness limits of the run. */
+  readonly limits: RunLimits;
+  /** The host's RSS watch, shared by every run. */
+  readonly memory: HostMemoryWatch;
+}
+
+/** How a run ended: its accepted result, whether its thread must be retired, and the groups it started. */
+export interface RunEnd {
+  readonly result: ExecResult;
+  readonly poisoned: boolean;
+  readonly groups: ReadonlySet<number>;
+  /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
+  readonly crash: string | undefined;
+  readonly console: RunContainment['console'];
+}
+
+type Settled =
+  | { kind: 'reply'; reply: TaskReply }
+  | { kind: 'died'; error: unknown }
+  | { kind: 'forced'; end: ForcedEnd }
+  | { kind: 'fatal'; fault: RunFault };
+
+/**
+ * Runs one EXEC in `handle`'s thread over fresh control and sink ports, and turns whatever
+ * happens into exactly one result. The worker's reply comes after its flush barrier, so every
+ * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
+ * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
+ * thread terminated; a thread that stops answering or outgrows its memory is terminated at
+ * once. A limit the run broke decides its result, whatever the leaf answered.
+ */
+export async function executeRun(context: RunContext): Promise<RunEnd> {
+  const { handle, request, stream } = context;
+  const guard = guardRun({
+    limits: context.limits,
+    stream,
+    memory: context.memory,
+    interrupt: () => watch.interrupt(),
+  });
+  const control = openControlPort((message) => guard.onMessage(message));
+  const sinkPort = exposeSinks(stream, context.sinks);
+  const watch = watchCancellation({
+    signal: context.signal,
+    timeoutMs: context.timeoutMs,
+    graceMs: context.graceMs,
+    closing: context.closing,
+    abort: (reason) => control.abort(reason),
+  });
+  try {
+    // The run guard needs `started`: silence is measured from the moment run() began, and
+    // before it only the acknowledgement bound applies (a leaf still loading is not hung).
+    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [
+      control.workerPort,
+      sinkPort.workerPort,
+    ]);
+    const settled = await Promise.race<Settled>([
+      task.then(
+        (reply) => ({ kind: 'reply', reply }),
+        (error: unknown) => ({ kind: 'died', error }),
+      ),
+      watch.forced.then((end) => ({ kind: 'forced', end })),
+      guard.fatal.then((fault) => ({ kind: 'fatal', fault })),
+    ]);
+    if (settled.kind === 'forced')
+      await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
+    if (settled.kind === 'fatal')
+      await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
+    // Without a reply there was no flush barrier. What the thread posted before it died is
+    // queued on the ports, but its 'message' events can come a loop turn after the death was
+    // noticed (under load the zoo's process.exit() case lost its last write that way): take it
+    // now, so output written and groups reported before the fault are kept.
+    if (settled.kind !== 'reply') {
+      sinkPort.drain();
+      control.drain();
+    }
+    const fault = guard.fault();
+    const escaped = settled.kind === 'reply' && isEscape(settled.reply);
+    const result = fault
+      ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.limit))
+      : watch.timedOut() && settled.kind === 'reply'
+        ? timeoutFailure(context, true)
+        : judge(settled, context);
+    const crash =
+      fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
+    return {
+      result,
+      poisoned: settled.kind !== 'reply' || escaped,
+      groups: control.groups,
+      crash,
+      console: guard.console(),
+    };
+  } finally {
+    guard.dispose();
+    watch.dispose();
+    control.close();
+    sinkPort.close();
+  }
+}
+
+/**
+ * Terminates the thread, waiting at most `ms` for it to go: a thread blocked in `execSync`
+ * cannot stop until the call returns, and the run must settle regardless. The thread is
+ * retired either way; it ends when the call returns.
+ */
+async function terminateWithin(handle: WorkerHandle, reason: string, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([handle.terminate(reason), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+function judge(settled: Settled, context: RunContext): ExecResult {
+  const bound = (text: string) => ErrorDetail.preview(text, context.limit);
+  switch (settled.kind) {
+    case 'fatal':
+      return hostFailure(settled.fault.code, bound(settled.fault.detail));
+    case 'forced':
+      if (settled.end === 'timeout') return timeoutFailure(context, false);
+      if (settled.end === 'closed')
+        return hostFailure(
+          'execution-cancelled',
+          'the host closed while the run was in flight; its worker thread was terminated',
+        );
+      return hostFailure(
+        'execution-cancelled',
+        `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
+      );
+    case 'died':
+      if (isOutOfMemory(settled.error)) {
+        return hostFailure(
+          'memory-limit-exceeded',
+          `the worker thread ran out of JS heap during run() and died (limits.heapMb ${context.limits.heapMb})`,
+        );
+      }
+      return hostFailure(
+        'executor-threw',
+        bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
+      );
+    case 'reply':
+      return judgeReply(settled.reply, bound);
+  }
+}
+
+function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResult {
+  if (!reply.ok) {
+    if (reply.stage === 'reply')
+      return hostFailure(
+        'executor-invalid-result',
+        bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`),
+      );
+    const what =
+      reply.stage === 'load'
+        ? 'the leaf could not be loaded'
+        : reply.stage === 'call'
+          ? 'run() threw'
+          : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
+    return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
+  }
+  const validation = validateResult(reply.value);
+  if (validation.ok) return validation.result;
+  return hostFailure(
+    'executor-invalid-result',
+    bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),
+  );
+}
+
+function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResult {
+  const after = settledInGrace
+    ? 'it settled within the grace period'
+    : `it did not settle within ${context.graceMs}ms; its worker thread was terminated`;
+  return hostFailure(
+    'execution-timeout',
+    `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,
+  );
+}
+
+function isEscape(reply: TaskReply): boolean {
+  return !reply.ok && (reply.stage === 'uncaught-exception' || reply.stage === 'unhandled-rejection');
+}
+
+/** Node ends a thread that hits its `resourceLimits` heap with ERR_WORKER_OUT_OF_MEMORY. */
+function isOutOfMemory(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
+}

@@ -1,0 +1,116 @@
+import type { WorkerControlMessage } from '../../contracts/protocol.js';
+import { watchHeartbeat } from '../threads/heartbeat.js';
+import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import type { RunContainment } from '../host-types.js';
+import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
+import type { RunStream } from '../ports/run-stream.js';
+
+/** A limit a run broke. */
+export interface RunFault {
+  readonly code: 'executor-unresponsive' | 'memory-limit-exceeded' | 'output-limit-exceeded';
+  readonly detail: string;
+}
+
+/** The limits one run is held to. */
+export interface RunLimits {
+  readonly heapMb: number;
+  readonly outputBytes: number;
+  readonly externalMb: number;
+  readonly heartbeatMs: number;
+  readonly unresponsiveMs: number;
+}
+
+/** The host's watch over one run in one thread. */
+export interface RunGuard {
+  /** Every control message of the run's task goes here. */
+  onMessage(message: WorkerControlMessage): void;
+  /** Resolves when the thread must be terminated at once: it stopped answering, or its memory is over a limit. */
+  readonly fatal: Promise<RunFault>;
+  /** The first limit the run broke, if any: it decides the run's result. */
+  fault(): RunFault | undefined;
+  /** Console output the thread reported for the run. */
+  console(): RunContainment['console'];
+  dispose(): void;
+}
+
+/**
+ * Holds one run to the host's limits. Output past `outputBytes` (reported by the worker's cap
+ * or caught by the stream's own) latches `output-limit-exceeded` and calls `interrupt`, so the
+ * leaf is aborted like a timed-out run and gets the grace to stop its processes. Silence past
+ * `unresponsiveMs` (`executor-unresponsive`) and memory past `externalMb` or the host's RSS cap
+ * (`memory-limit-exceeded`) resolve `fatal`: neither is helped by waiting. The first fault wins.
+ */
+export function guardRun(options: {
+  limits: RunLimits;
+  stream: RunStream;
+  memory: HostMemoryWatch;
+  interrupt: () => void;
+}): RunGuard {
+  const { limits, stream, memory, interrupt } = options;
+  let first: RunFault | undefined;
+  let printed: RunContainment['console'] = null;
+  let footprint = 0;
+  let resolveFatal!: (fault: RunFault) => void;
+  const fatal = new Promise<RunFault>((resolve) => (resolveFatal = resolve));
+  const latch = (fault: RunFault) => {
+    first ??= fault;
+    return first === fault;
+  };
+  const kill = (fault: RunFault) => {
+    if (latch(fault)) resolveFatal(fault);
+  };
+  const overflow = () => {
+    if (
+      latch({
+        code: 'output-limit-exceeded',
+        detail: `the run wrote more than limits.outputBytes ${limits.outputBytes} bytes; the output up to the limit is kept`,
+      })
+    )
+      interrupt();
+  };
+  stream.capOutput(limits.outputBytes, overflow);
+  const heartbeat = watchHeartbeat({
+    ackMs: Math.max(LOAD_TIMEOUT_MS, limits.unresponsiveMs),
+    unresponsiveMs: limits.unresponsiveMs,
+    checkEveryMs: limits.heartbeatMs,
+    onSilent: (detail) => kill({ code: 'executor-unresponsive', detail }),
+  });
+  const unwatch = memory.add({
+    footprint: () => footprint,
+    silentFor: () => heartbeat.silentFor(),
+    kill: (detail) => kill({ code: 'memory-limit-exceeded', detail }),
+  });
+
+  return {
+    onMessage(message) {
+      heartbeat.heard();
+      switch (message.type) {
+        case 'started':
+          return heartbeat.started();
+        case 'heartbeat': {
+          footprint = message.memory.heapUsed + message.memory.external;
+          const over = checkReportedMemory(message.memory, limits.externalMb);
+          return over === undefined ? undefined : kill({ code: 'memory-limit-exceeded', detail: over });
+        }
+        case 'output-limit':
+          return overflow();
+        case 'console':
+          printed = { bytes: (printed?.bytes ?? 0) + message.bytes, text: (printed?.text ?? '') + message.text };
+          return stream.violate(
+            `console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`,
+          );
+        case 'violation':
+          return stream.violate(message.message);
+        default:
+          return;
+      }
+    },
+    fatal,
+    fault: () => first,
+    console: () => printed,
+    dispose() {
+      heartbeat.dispose();
+      unwatch();
+    },
+  };
+}

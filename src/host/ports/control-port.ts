@@ -1,0 +1,61 @@
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { takeQueued } from '../../runtime/port-queue.js';
+import {
+  encodeAbortReason,
+  isWorkerControlMessage,
+  type HostControlMessage,
+  type WorkerControlMessage,
+} from '../../contracts/protocol.js';
+
+/** The host's end of one task's control channel. */
+export interface ControlPort {
+  /** The end to transfer with the task. */
+  readonly workerPort: MessagePort;
+  /** Resolves when the worker says the leaf is loaded and the call starts. */
+  readonly started: Promise<void>;
+  /** Every process group the task reported, in order. */
+  readonly groups: ReadonlySet<number>;
+  /** Aborts the task's signal in the worker with (a clone of) `reason`. */
+  abort(reason: unknown): void;
+  /**
+   * Handles every message already queued on the port, now: what a thread posted before it died
+   * or was terminated is in the queue, but its 'message' events may come a loop turn later.
+   */
+  drain(): void;
+  /** Drains, then closes: a report that arrived is never dropped (a process group must be reaped). */
+  close(): void;
+}
+
+/**
+ * Opens a task's control channel. Process-group reports are recorded as they arrive, and a
+ * `sync` is answered in order, so once the worker's barrier returns every report before it
+ * is in `groups`. Every valid message — heartbeats, output and console reports, violations —
+ * is also handed to `listener`, before a `sync` is answered.
+ */
+export function openControlPort(listener?: (message: WorkerControlMessage) => void): ControlPort {
+  const { port1, port2 } = new MessageChannel();
+  const groups = new Set<number>();
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const send = (message: HostControlMessage) => port1.postMessage(message);
+  const receive = (message: unknown) => {
+    if (!isWorkerControlMessage(message)) return;
+    if (message.type === 'started') markStarted();
+    else if (message.type === 'process-group') groups.add(message.pgid);
+    listener?.(message);
+    if (message.type === 'sync') send({ type: 'synced', id: message.id });
+  };
+  port1.on('message', receive);
+  const drain = () => takeQueued(port1, receive);
+  return {
+    workerPort: port2,
+    started,
+    groups,
+    abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
+    drain,
+    close: () => {
+      drain();
+      port1.close();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import * as v from 'valibot';
+import { ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from '../../contracts/channels.js';
+import { NoticeSchema, type Notice } from '../../contracts/notice.js';
+import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
+import { describeIssue } from '../../contracts/result.js';
+import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
+
+/** How many violations a run keeps verbatim; the rest are counted. */
+const MAX_VIOLATIONS = 100;
+
+/**
+ * The stream of one run, seeded from the executor's declared channels (state `defaultState`
+ * or `active`). Applies the leaf's sink calls in arrival order, refuses what the contract
+ * forbids (undeclared channels, illegal transitions, malformed arguments) as violations, and
+ * forwards what it accepts to the embedding service's sinks. Sealed once the run settled.
+ */
+export class RunStream {
+  readonly channels: Record<string, ChannelOutput> = {};
+  readonly notices: Notice[] = [];
+  readonly violations: string[] = [];
+  private dropped = 0;
+  private sealed = false;
+  private budget: OutputBudget | undefined;
+  private onOverflow: (() => void) | undefined;
+
+  constructor(
+    decls: Readonly<Record<string, ChannelDecl>>,
+    private readonly sinks: EmbeddingSinks = {},
+  ) {
+    for (const [name, decl] of Object.entries(decls)) {
+      this.channels[name] = { mimetype: decl.mimetype, state: decl.defaultState ?? 'active', text: '', parts: [] };
+    }
+  }
+
+  /**
+   * Holds the run's accepted output to `limitBytes` UTF-8 bytes across its channels (the host's
+   * own copy of the worker's cap): the write that crosses it keeps its longest whole-character
+   * prefix, later writes are dropped, and `onOverflow` is called once.
+   */
+  capOutput(limitBytes: number, onOverflow: () => void): void {
+    this.budget = createOutputBudget(limitBytes);
+    this.onOverflow = onOverflow;
+  }
+
+  /** Appends `chunk` to a declared, active channel. */
+  write(channel: unknown, chunk: unknown, mimetype?: unknown): void {
+    const output = this.accepting('write', channel);
+    if (!output) return;
+    if (typeof chunk !== 'string')
+      return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
+    if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
+      return this.violate(
+        `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
+      );
+    }
+    const text = this.withinBudget(chunk);
+    if (text === '' && chunk !== '') return;
+    const type = mimetype ?? output.parts.at(-1)?.mimetype ?? output.mimetype;
+    const last = output.parts.at(-1);
+    if (last && last.mimetype === type) last.text += text;
+    else output.parts.push({ mimetype: type, text });
+    output.text += text;
+    output.mimetype = type;
+    this.forward('write', () => this.sinks.write?.(channel as string, text, mimetype as string | undefined));
+  }
+
+  /** Moves a declared channel from `active` to `closed` or `errored`. */
+  setState(channel: unknown, state: unknown): void {
+    const output = this.accepting('setState', channel, true);
+    if (!output) return;
+    const parsed = v.safeParse(ChannelStateSchema, state);
+    if (!parsed.success)
+      return this.violate(
+        `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
+      );
+    if (!isLegalTransition(output.state, parsed.output)) {
+      return this.violate(
+        `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
+      );
+    }
+    this.applyState(channel as string, output, parsed.output);
+  }
+
+  /** Records a transient notice. */
+  emit(notice: unknown): void {
+    if (this.sealed) return this.violate('emit after run() settled');
+    const parsed = v.safeParse(NoticeSchema, notice);
+    if (!parsed.success) return this.violate(`emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
+    this.notices.push(parsed.output);
+    this.forward('emit', () => this.sinks.emit?.(parsed.output));
+  }
+
+  /** From now on every sink call is a violation: the run has settled. */
+  seal(): void {
+    this.sealed = true;
+  }
+
+  /** Closes every channel still active: `closed` below status 400, `errored` otherwise. */
+  finish(status: number): void {
+    const terminal: ChannelState = status < 400 ? 'closed' : 'errored';
+    for (const [name, output] of Object.entries(this.channels)) {
+      if (output.state === 'active') this.applyState(name, output, terminal);
+    }
+  }
+
+  /** Records a violation the host found elsewhere (an invalid interaction, say). */
+  violate(message: string): void {
+    if (this.violations.length < MAX_VIOLATIONS) this.violations.push(message);
+    else this.violations[MAX_VIOLATIONS - 1] = `… and ${++this.dropped + 1} more violations`;
+  }
+
+  /** What of `chunk` the output cap lets through ('' once it is spent). */
+  private withinBudget(chunk: string): string {
+    if (this.budget === undefined) return chunk;
+    const over = this.budget.exceeded;
+    const kept = this.budget.take(chunk);
+    if (!over && this.budget.exceeded) this.onOverflow?.();
+    return kept;
+  }
+
+  private accepting(sink: string, channel: unknown, stateChange = false): ChannelOutput | undefined {
+    if (this.sealed) return void this.violate(`${sink} after run() settled`);
+    if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
+      return void this.violate(
+        `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
+      );
+    }
+    const output = this.channels[channel]!;
+    if (!stateChange && output.state !== 'active')
+      return void this.violate(`write to ${channel} after it became ${output.state}`);
+    return output;
+  }
+
+  private applyState(channel: string, output: ChannelOutput, state: ChannelState): void {
+    output.state = state;
+    this.forward('setState', () => this.sinks.setState?.(channel, state));
+  }
+
+  /** An embedding sink that throws must not break the run; its failure is recorded. */
+  private forward(sink: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.violate(
+        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+  }
+}

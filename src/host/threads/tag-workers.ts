@@ -1,0 +1,134 @@
+import type { RecyclePolicy } from '../host-types.js';
+import { reapGroups } from './reaper.js';
+import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
+
+/** When a thread that ran runs is retired (§executor-forbidden "state retained across runs"). */
+
+/** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
+export type Purpose = 'run' | 'call';
+
+/**
+ * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
+ * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
+ * sees an earlier run's `this` or module state. One never-used thread is kept warm as a
+ * spare so the next run does not wait ~60–100 ms for a thread to start. The spare a run took
+ * is replaced when that run's thread is given back, not while it runs: on a 2-core machine a
+ * thread starting beside a run slowed that run ~2× (the recycle benchmark). Retiring and
+ * replacing happen a turn after the release, off the path of the EXEC that gave it back.
+ */
+export class TagWorkers {
+  private readonly available: WorkerHandle[] = [];
+  private readonly busy = new Set<WorkerHandle>();
+  /** Threads lent to runs: their release starts a spare when none is left. */
+  private readonly lentToRuns = new Set<WorkerHandle>();
+  private readonly retiring = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly spec: WorkerSpec,
+    private readonly recycle: RecyclePolicy,
+    private readonly graceMs: number,
+  ) {}
+
+  /**
+   * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
+   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
+   * gives the thread back, a new spare is started if none is left. A call takes any
+   * available thread and starts nothing extra.
+   */
+  acquire(purpose: Purpose): WorkerHandle {
+    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
+    this.pruneDead();
+    const index = this.pickIndex();
+    const handle = index === -1 ? new WorkerHandle(this.spec) : this.available.splice(index, 1)[0]!;
+    this.busy.add(handle);
+    if (purpose === 'run') this.lentToRuns.add(handle);
+    return handle;
+  }
+
+  /**
+   * Gives a thread back. It is retired (terminated, and the groups it reported outside any
+   * task reaped) when it is poisoned (a call timed out, it was cancelled past grace), dead,
+   * used up by the recycle policy, or the tag is closed; otherwise it waits for the next task.
+   */
+  release(handle: WorkerHandle, outcome: { ranRun: boolean; poisoned: boolean }): Promise<void> {
+    this.busy.delete(handle);
+    if (outcome.ranRun) handle.runs += 1;
+    const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
+    if (!retire) this.available.push(handle);
+    const wantsSpare = this.lentToRuns.delete(handle);
+    if (!retire && !wantsSpare) return Promise.resolve();
+    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
+    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
+    // is resolving now; the retirement is tracked from here, so close() still waits for it.
+    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      if (wantsSpare) this.keepSpare();
+    });
+    return retire ? this.retire(handle, later) : later;
+  }
+
+  /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.available.splice(0), ...this.busy];
+    this.busy.clear();
+    this.lentToRuns.clear();
+    await Promise.all([...all.map((handle) => this.retire(handle)), ...this.retiring]);
+  }
+
+  /** Thread ids by role, for tests and diagnostics. */
+  snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
+    return {
+      available: this.available.map((h) => h.threadId),
+      busy: [...this.busy].map((h) => h.threadId),
+      spare: this.available.find((h) => h.runs === 0)?.threadId,
+    };
+  }
+
+  /** Index of the thread a task should take: the most-used reusable one first, then a fresh one. */
+  private pickIndex(): number {
+    let best = -1;
+    for (let i = 0; i < this.available.length; i++) {
+      const candidate = this.available[i]!;
+      if (best === -1 || candidate.runs >= this.available[best]!.runs) best = i;
+    }
+    return best;
+  }
+
+  /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
+  private pruneDead(): void {
+    for (let i = this.available.length - 1; i >= 0; i--) {
+      if (this.available[i]!.deathReason !== undefined) void this.retire(this.available.splice(i, 1)[0]!);
+    }
+  }
+
+  private keepSpare(): void {
+    if (this.closed || this.available.some((h) => h.runs === 0)) return;
+    const spare = new WorkerHandle(this.spec);
+    spare.warmUp();
+    this.available.push(spare);
+  }
+
+  private usedUp(handle: WorkerHandle): boolean {
+    if (this.recycle === 'never') return false;
+    if (this.recycle === 'each-run') return handle.runs >= 1;
+    return handle.runs >= this.recycle.afterRuns;
+  }
+
+  /** Terminates `handle` (once `after` settled) and reaps its stray groups; close() waits for it. */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve()): Promise<void> {
+    const done = (async () => {
+      await after;
+      try {
+        await handle.terminate();
+      } finally {
+        await reapGroups(handle.takeStrayGroups(), this.graceMs);
+      }
+    })().catch(() => {
+      // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.
+    });
+    this.retiring.add(done);
+    void done.finally(() => this.retiring.delete(done));
+    return done;
+  }
+}

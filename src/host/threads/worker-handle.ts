@@ -1,0 +1,134 @@
+import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../../contracts/protocol.js';
+import { openControlPort } from '../ports/control-port.js';
+import { workerEntryPath } from '../../runtime/package-root.js';
+import { RunStream } from '../ports/run-stream.js';
+import { exposeSinks } from '../ports/sink-port.js';
+
+/** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
+const WARM_UP_RUNS = 3;
+
+/** How to start every thread of one tag. */
+export interface WorkerSpec {
+  readonly boot: WorkerBoot;
+  /** The thread's initial `process.env` (see worker-env.ts). */
+  readonly env: Record<string, string>;
+  readonly resourceLimits?: ResourceLimits;
+  /** Told once when the thread dies without the host asking (it exited, ran out of memory, or a leaf error escaped between tasks). */
+  readonly onCrash?: (reason: string) => void;
+}
+
+/**
+ * One executor thread: a piscina pool held at exactly one thread, so the host always knows
+ * which thread runs which task (a shared pool hands a freed thread its next queued task
+ * before the finished task's promise settles, too early to retire it). Owns the groups its
+ * thread reported outside any task and the thread's death.
+ */
+export class WorkerHandle {
+  /** The thread's `threadId`: tests prove recycling with it. */
+  readonly threadId: number;
+  /** Runs this thread has executed (probes and effects do not count). */
+  runs = 0;
+  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
+  loaded = false;
+  private readonly pool: Piscina<WorkerTask<MessagePort>, TaskReply>;
+  private readonly strayGroups = new Set<number>();
+  private death: string | undefined;
+  private terminated: Promise<void> | undefined;
+
+  constructor(spec: WorkerSpec) {
+    this.pool = new Piscina({
+      filename: workerEntryPath(),
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: 1,
+      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+      atomics: 'disabled',
+      recordTiming: false,
+      workerData: spec.boot,
+      env: spec.env,
+      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+    });
+    const thread = this.pool.threads[0];
+    if (thread === undefined) throw new Error('piscina did not start a thread');
+    this.threadId = thread.threadId;
+    const crashed = (reason: string) => {
+      if (this.terminated !== undefined) return;
+      this.death ??= reason;
+      spec.onCrash?.(this.death);
+      // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
+      void this.terminate();
+    };
+    // The 'error' event (before 'exit') says why: out of memory, or an error in the thread itself.
+    thread.once('error', (error: unknown) => crashed(describeThreadError(error)));
+    thread.once('exit', (code) => crashed(`the worker thread exited with code ${code}`));
+    // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
+    this.pool.on('error', (error: unknown) => crashed(describeThreadError(error)));
+    this.pool.on('message', (message: unknown) => {
+      if (!isWorkerControlMessage(message)) return;
+      if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+      else if (message.type === 'fault')
+        crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
+    });
+  }
+
+  /** Why the thread is gone, or undefined while it lives. */
+  get deathReason(): string | undefined {
+    return this.death;
+  }
+
+  /** Posts one task. Rejects only when the thread dies or is terminated before it answers. */
+  post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
+    if (this.death !== undefined) return Promise.reject(new Error(this.death));
+    return this.pool.run(task, { transferList }).then((reply: TaskReply) => {
+      if (reply.ok || reply.stage !== 'load') this.loaded = true;
+      return reply;
+    });
+  }
+
+  /**
+   * Runs a built-in no-op executor in the thread a few times, never the leaf. A thread's first
+   * runs execute every function on the run path for the first time (lazily compiled, cold
+   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. Never
+   * rejects; a thread that dies meanwhile is handled like any other death.
+   */
+  warmUp(): void {
+    void (async () => {
+      for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
+        const control = openControlPort();
+        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
+        try {
+          await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [
+            control.workerPort,
+            sinks.workerPort,
+          ]);
+        } finally {
+          control.close();
+          sinks.close();
+        }
+      }
+    })().catch(() => {});
+  }
+
+  /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. A termination the host asks for is never a crash. */
+  terminate(reason = 'the host retired the worker thread'): Promise<void> {
+    this.death ??= reason;
+    this.terminated ??= this.pool.destroy();
+    return this.terminated;
+  }
+
+  /** Process groups the thread reported while no task was running; cleared by the call. */
+  takeStrayGroups(): number[] {
+    const groups = [...this.strayGroups];
+    this.strayGroups.clear();
+    return groups;
+  }
+}
+
+function describeThreadError(error: unknown): string {
+  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return 'the worker thread ran out of JS heap (limits.heapMb) and died';
+  return `the worker thread failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { openControlPort } from '../../../../src/host/ports/control-port.js';
+import { exposeSinks } from '../../../../src/host/ports/sink-port.js';
+import { RunStream } from '../../../../src/host/ports/run-stream.js';
+import { proxySinks } from '../../../../src/worker/sink-proxy.js';
+
+const decls = { out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } };
+
+/** Both ends of a run's sink port in one thread: the worker's proxy and the host's stream. */
+function pair() {
+  const stream = new RunStream(decls);
+  const host = exposeSinks(stream);
+  const posted: unknown[] = [];
+  const post = host.workerPort.postMessage.bind(host.workerPort);
+  host.workerPort.postMessage = (message: unknown, transfer?: never) => {
+    posted.push(message);
+    post(message, transfer);
+  };
+  const worker = proxySinks(host.workerPort, false);
+  const close = () => {
+    worker.close();
+    host.close();
+  };
+  return { stream, posted, ...worker, close };
+}
+
+describe('the sink port', () => {
+  it('lands interleaved writes on the right channels, in order, with their mimetypes', async () => {
+    const { stream, posted, sinks, flush, close } = pair();
+    sinks.write('out', 'a');
+    sinks.write('out', 'b');
+    sinks.write('err', 'E1');
+    sinks.write('out', '{"c":1}', 'application/json');
+    sinks.write('out', 'd');
+    sinks.setState('err', 'closed');
+    sinks.write('out', 'e');
+    sinks.write('err', 'late');
+    await flush();
+    close();
+    expect(stream.channels.out!.parts).toEqual([
+      { mimetype: 'text/plain', text: 'ab' },
+      { mimetype: 'application/json', text: '{"c":1}de' },
+    ]);
+    expect(stream.channels.err).toMatchObject({ text: 'E1', state: 'closed' });
+    expect(stream.violations).toEqual(['write to err after it became closed']);
+    // A write to the channel of the last plain write travels as a bare string.
+    expect(posted.slice(0, 8)).toEqual([
+      ['write', 'out', 'a', undefined],
+      'b',
+      ['write', 'err', 'E1', undefined],
+      ['write', 'out', '{"c":1}', 'application/json'],
+      ['write', 'out', 'd', undefined],
+      ['setState', 'err', 'closed'],
+      'e',
+      ['write', 'err', 'late', undefined],
+    ]);
+  });
+
+  it('sends a refused write in full, so the host names what was wrong', async () => {
+    const { stream, sinks, flush, close } = pair();
+    sinks.write('out', 'ok');
+    sinks.write('out', 42 as unknown as string);
+    sinks.write('nope', 'x');
+    sinks.write('nope', 'y');
+    await flush();
+    close();
+    expect(stream.channels.out!.text).toBe('ok');
+    expect(stream.violations).toEqual([
+      'write to out: chunk must be a string, received number',
+      'write to undeclared channel "nope" (declared: out, err)',
+      'write to undeclared channel "nope" (declared: out, err)',
+    ]);
+  });
+
+  it('records a bare-string write that arrives before any write named its channel', async () => {
+    const stream = new RunStream(decls);
+    const host = exposeSinks(stream);
+    const worker = proxySinks(host.workerPort, false);
+    // What a worker following the protocol never sends: a short write before any channel was named.
+    host.workerPort.postMessage('orphan');
+    worker.sinks.write('out', 'x');
+    await worker.flush();
+    worker.close();
+    host.close();
+    expect(stream.channels.out!.text).toBe('x');
+    expect(stream.violations).toEqual(['a bare-string write arrived before any write named its channel']);
+  });
+});
+
+describe('draining a port whose thread is gone', () => {
+  it('applies the sink calls already queued, without waiting for their message events', async () => {
+    const stream = new RunStream(decls);
+    const host = exposeSinks(stream);
+    const worker = proxySinks(host.workerPort, false);
+    worker.sinks.write('out', 'written ');
+    worker.sinks.write('out', 'before the end');
+    worker.sinks.setState('out', 'closed');
+    // Synchronously, as the host does once it learnt that the thread died.
+    host.drain();
+    expect(stream.channels.out).toMatchObject({ text: 'written before the end', state: 'closed' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stream.channels.out!.text).toBe('written before the end');
+    worker.close();
+    host.close();
+  });
+
+  it('closing a control port first handles the reports already queued, so no process group is lost', () => {
+    const heard: string[] = [];
+    const control = openControlPort((message) => heard.push(message.type));
+    control.workerPort.postMessage({ type: 'process-group', pgid: 4242 });
+    control.workerPort.postMessage({ type: 'violation', message: 'late' });
+    control.close();
+    expect([...control.groups]).toEqual([4242]);
+    expect(heard).toEqual(['process-group', 'violation']);
+    control.workerPort.close();
+  });
+});

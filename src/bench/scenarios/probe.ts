@@ -1,14 +1,14 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DEFAULT_KILL_GRACE_MS } from '../../contracts/abort-reason.js';
+import { DEFAULT_KILL_GRACE_MS } from '../../runtime/abort-reason.js';
 import { bootHost } from '../../host/boot-host.js';
 import { DEFAULT_PROBE_TIMEOUT_MS } from '../../host/host-options.js';
 import { probeTag } from '../../host/probe-all.js';
-import { TagWorkers } from '../../host/tag-workers.js';
-import { resolveErrorDetailLimit, workerBaseEnv } from '../../host/worker-env.js';
+import { TagWorkers } from '../../host/threads/tag-workers.js';
+import { resolveErrorDetailLimit, workerBaseEnv } from '../../host/threads/worker-env.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
-import { discoverLeaves, leafEntries, type LeafEntry } from '../bench-leaves.js';
+import { discoverLeaves, leafEntries } from '../bench-leaves.js';
 import type { InProcessProbeAnswer, InProcessProbeRequest } from '../probe-in-process.js';
 import { timeMs } from '../sample.js';
 

@@ -13,7 +13,7 @@ export interface DatabaseFile {
 
 /** Reads the database at `path` whole; a missing file is a new, empty database. */
 export async function readDatabase(path: string, signal: AbortSignal): Promise<DatabaseFile> {
-  let real = path;
+  let real: string;
   try {
     real = await realpath(path);
   } catch (error) {

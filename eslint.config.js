@@ -1,0 +1,68 @@
+// Lint: typescript-eslint's recommended rules, plus the walls between the source folders.
+// Each folder is a subsystem and imports flow one way (docs/architecture.md):
+//   cli → check → host → discovery → documents/runtime → contracts;  worker → author → runtime → contracts.
+// A wall is a rule here, so crossing one fails `npm test`, not only a review.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** `no-restricted-imports` that forbids importing from any of `folders` (relative paths into src/<folder>/). */
+function wall(files, folders, extra = []) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...folders.map((folder) => ({
+              group: [`**/${folder}/**`, `../${folder}/*`],
+              message: `this folder may not import src/${folder}/ (docs/architecture.md says which way imports flow).`,
+            })),
+            ...extra,
+          ],
+        },
+      ],
+    },
+  };
+}
+
+const RUNTIME_LIBRARIES = {
+  group: ['node:*', 'piscina', 'comlink', 'p-timeout'],
+  message: 'src/contracts holds types, schemas and the wire protocol only: no runtime modules.',
+};
+
+export default tseslint.config(
+  { ignores: ['dist/', '**/dist/', 'node_modules/', 'coverage/', '.bench/', 'fixtures/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      // The Node globals the plain-JS scripts use (TypeScript files get theirs from @types/node).
+      globals: Object.fromEntries(
+        ['process', 'console', 'URL', 'AbortController', 'setTimeout', 'clearTimeout', 'Buffer'].map((name) => [
+          name,
+          'readonly',
+        ]),
+      ),
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  wall(
+    ['src/contracts/**'],
+    ['runtime', 'author', 'worker', 'discovery', 'documents', 'host', 'check', 'cli', 'bench', 'leaves'],
+    [RUNTIME_LIBRARIES],
+  ),
+  wall(['src/runtime/**'], ['author', 'worker', 'discovery', 'documents', 'host', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/author/**'], ['worker', 'discovery', 'documents', 'host', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/worker/**'], ['discovery', 'documents', 'host', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/discovery/**'], ['author', 'worker', 'documents', 'host', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/documents/**'], ['author', 'worker', 'host', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/host/**'], ['author', 'worker', 'check', 'cli', 'bench', 'leaves']),
+  wall(['src/check/**'], ['author', 'worker', 'cli', 'bench', 'leaves']),
+  wall(
+    ['src/leaves/**'],
+    ['contracts', 'runtime', 'author', 'worker', 'discovery', 'documents', 'host', 'check', 'cli', 'bench'],
+  ),
+);

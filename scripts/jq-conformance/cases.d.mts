@@ -17,7 +17,11 @@ export interface JqCase {
 
 /** What running one case produced: the run's result and the text written to `results`. */
 export interface CaseOutcome {
-  result: { status: number; problem?: { type: string; status: number; detail: string; [key: string]: unknown } };
+  result: {
+    status: number;
+    exitCode?: number;
+    problem?: { type: string; status: number; detail: string; [key: string]: unknown };
+  };
   text: string;
 }
 

@@ -69,13 +69,15 @@ export function parseJqTests(text, file) {
  */
 export function judgeCase(testCase, outcome) {
   const problem = outcome.result.problem;
+  // jq's exit status travels on the result, as plurnk 1.x puts it (`exitCode`).
+  const exitCode = problem ? outcome.result.exitCode : 0;
   if (testCase.mustFail) {
-    if (problem?.jqExitCode === 3) return undefined;
+    if (exitCode === 3) return undefined;
     return problem
       ? `expected a compile error, got ${describeProblem(problem)}`
       : 'expected a compile error, but the program ran';
   }
-  if (problem && problem.jqExitCode !== 5) return describeProblem(problem);
+  if (problem && exitCode !== 5) return describeProblem(problem);
   const actual = outcome.text.split('\n').filter((line) => line !== '');
   if (actual.length !== testCase.expected.length) {
     const then = problem ? `, then ${describeProblem(problem)}` : '';

@@ -112,9 +112,8 @@ export async function directRunner() {
     try {
       const flags = testCase.input === null ? ['-c', '-n'] : ['-c'];
       const { stdout, stderr, exitCode } = jq.raw(testCase.input ?? '', testCase.program, flags);
-      const problem =
-        exitCode === 0 ? undefined : { type: 'direct/jq-error', status: 500, detail: stderr, jqExitCode: exitCode };
-      return { result: problem ? { status: 500, problem } : { status: 200 }, text: stdout };
+      const problem = exitCode === 0 ? undefined : { type: 'direct/jq-error', status: 500, detail: stderr };
+      return { result: problem ? { status: 500, exitCode, problem } : { status: 200 }, text: stdout };
     } catch (error) {
       jq = await loadJq();
       return {

@@ -15,8 +15,8 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
   results: Object.freeze({ mimetype: 'application/jsonl' }),
 });
 
-const JQ_RECOVERY =
-  'Fix the jq program at the line and column the message names, or check that the input holds valid JSON.';
+/** plurnk 1.x's recovery for a jq failure. */
+const JQ_RECOVERY = 'Correct the jq program or its input.';
 const ABORT_RECOVERY =
   'The input or the program nests too deeply for jq-wasm: flatten the input or reduce the recursion. The next run gets a fresh jq.';
 
@@ -60,7 +60,22 @@ export class JqExecutor extends BaseExecutor {
 
   async run(args: ExecArgs): Promise<ExecResult> {
     const owner = this.runtime;
-    if (args.signal.aborted) return fail(args, Results.failure(owner, 'cancelled', 499, 'cancelled before jq started'));
+    const cancelled = () =>
+      fail(
+        args,
+        Results.failure(
+          owner,
+          'cancelled',
+          499,
+          'jq execution was cancelled.',
+          {},
+          {
+            stage: 'execution',
+            retryable: false,
+          },
+        ),
+      );
+    if (args.signal.aborted) return cancelled();
     const limit = ErrorDetail.resolve(owner);
     if (!limit.ok) return fail(args, limit.result);
     let input = '';
@@ -70,14 +85,28 @@ export class JqExecutor extends BaseExecutor {
       input = read.text;
     }
     const engine = await jqEngine();
-    if (args.signal.aborted) return fail(args, Results.failure(owner, 'cancelled', 499, 'cancelled before jq started'));
+    if (args.signal.aborted) return cancelled();
 
     const bound = bindEnv(args.body.trim() || '.', args.env);
     const flags = hasTarget(args.target) ? ['-c'] : ['-c', '-n'];
     const outcome = callJq(engine, input, bound.program, flags);
     if (outcome.kind === 'aborted') {
       const detail = ErrorDetail.preview(`jq-wasm aborted: ${outcome.message}`, limit.limit);
-      return fail(args, Results.failure(owner, 'jq-aborted', 500, detail, {}, { recovery: ABORT_RECOVERY }));
+      return fail(
+        args,
+        Results.failure(
+          owner,
+          'jq-aborted',
+          500,
+          detail,
+          {},
+          {
+            stage: 'execution',
+            recovery: ABORT_RECOVERY,
+            retryable: false,
+          },
+        ),
+      );
     }
     const { stdout, stderr, exitCode } = outcome.result;
     // Values printed before an error are real output: they stay, and the channel errors after them.
@@ -89,10 +118,23 @@ export class JqExecutor extends BaseExecutor {
       args.setState('results', 'closed');
       return Results.success(200);
     }
-    const detail = ErrorDetail.preview(message || `jq exited with status ${exitCode} and no message`, limit.limit);
+    // As 1.x: jq's own message, or its exit code when it printed none; the exit code on the result.
+    const trimmed = message.trim();
+    const detail = trimmed === '' ? `jq exited with code ${exitCode}.` : ErrorDetail.preview(trimmed, limit.limit);
     return fail(
       args,
-      Results.failure(owner, 'jq-error', 500, detail, {}, { recovery: JQ_RECOVERY, jqExitCode: exitCode }),
+      Results.failure(
+        owner,
+        'jq-error',
+        500,
+        detail,
+        { exitCode },
+        {
+          stage: 'execution',
+          recovery: JQ_RECOVERY,
+          retryable: false,
+        },
+      ),
     );
   }
 }

@@ -26,7 +26,20 @@ export async function readInput(
     return { ok: true, text: await readFile(path, { encoding: 'utf8', signal }) };
   } catch (error) {
     if (signal.aborted)
-      return { ok: false, result: Results.failure(owner, 'cancelled', 499, `cancelled while reading ${target}`) };
+      return {
+        ok: false,
+        result: Results.failure(
+          owner,
+          'cancelled',
+          499,
+          'jq execution was cancelled.',
+          {},
+          {
+            stage: 'execution',
+            retryable: false,
+          },
+        ),
+      };
     const code = (error as NodeJS.ErrnoException).code ?? 'EIO';
     const message = ErrorDetail.preview(
       `cannot read the jq input ${target} (${path}): ${(error as Error).message}`,
@@ -42,7 +55,9 @@ export async function readInput(
         {},
         {
           path,
+          stage: 'read',
           recovery: 'Give a target that names a readable JSON file, relative to the working directory or absolute.',
+          retryable: false,
         },
       ),
     };

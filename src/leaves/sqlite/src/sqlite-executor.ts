@@ -6,10 +6,11 @@ import type {
   ExecArgs,
   ExecResult,
   ExecutorOptions,
+  JsonValue,
   RuntimeAvailability,
 } from '@plurnk/plurnk-execs';
 import type { Database } from 'sql.js';
-import { readDatabase, sameBytes, writeDatabase, type DatabaseFile } from './database-file.js';
+import { commitDatabase, readDatabase, sameBytes, type Commit, type DatabaseFile } from './database-file.js';
 import { lastInsertRowid, readRows } from './json-values.js';
 import { countStatements, messageOf } from './one-statement.js';
 import { sqlEngine } from './sql-engine.js';
@@ -24,7 +25,8 @@ const MEMORY = ':memory:';
  * The `sqlite` tag: one SQL statement per run through sql.js (SQLite compiled to WebAssembly).
  * Without a target (or with `:memory:`) the statement runs on a fresh in-memory database and
  * the effect is `pure`; with a file path (relative to cwd) the file is read whole, and written
- * back atomically only when the statement changed it — effect `host`. A query returns its rows
+ * back atomically only when the statement changed it and no other run replaced the file
+ * meanwhile (else the statement runs again on the new file) — effect `host`. A query returns its rows
  * as objects; anything else returns `{changes, lastInsertRowid}`; both go to `results` through
  * `renderJsonResult`. Every Problem names the database.
  */
@@ -65,93 +67,128 @@ export class SqliteExecutor extends BaseExecutor {
   }
 
   async run(args: ExecArgs): Promise<ExecResult> {
-    const name = isMemory(args.target) ? MEMORY : args.target!;
-    const problem = (code: string, status: number, detail: string, extensions: Record<string, string> = {}) =>
-      fail(
-        args,
-        Results.failure(
-          this.runtime,
-          code,
-          status,
-          `${detail} (database ${name})`,
-          {},
-          { database: name, ...extensions },
-        ),
-      );
-    if (args.signal.aborted) return problem('cancelled', 499, 'cancelled before the statement ran; nothing was opened');
+    // As 1.x: `:memory:`, else the target resolved against cwd; every Problem names it.
+    const database = isMemory(args.target) ? MEMORY : resolve(args.cwd ?? process.cwd(), args.target!);
+    const problem = (code: string, status: number, detail: string, extensions: Record<string, JsonValue> = {}) =>
+      fail(args, Results.failure(this.runtime, code, status, detail, {}, { database, ...extensions }));
+    const cancelled = () =>
+      problem('cancelled', 499, 'SQLite execution was cancelled.', { stage: 'execution', retryable: false });
+    if (args.signal.aborted) return cancelled();
     const limit = ErrorDetail.resolve(this.runtime);
     if (!limit.ok) return fail(args, limit.result);
-    const bound = (text: string) => ErrorDetail.preview(text, limit.limit);
+    const bound = (error: unknown) => ErrorDetail.preview(messageOf(error), limit.limit);
+    const openFailed = (error: unknown) =>
+      problem('sqlite-open-failed', 500, `SQLite could not open '${database}': ${bound(error)}`, {
+        stage: 'open',
+        recovery: 'Use an accessible SQLite database target.',
+      });
 
     const SQL = await sqlEngine();
-    let file: DatabaseFile | undefined;
-    if (name !== MEMORY) {
-      try {
-        file = await readDatabase(resolve(args.cwd ?? process.cwd(), name), args.signal);
-      } catch (error) {
-        if (args.signal.aborted) return problem('cancelled', 499, 'cancelled while reading the database');
-        return problem('sqlite-error', 500, `cannot read the database file: ${bound(messageOf(error))}`);
-      }
-    }
-    if (args.signal.aborted) return problem('cancelled', 499, 'cancelled before the statement ran');
-
-    const db: Database = new SQL.Database(file?.bytes ?? null);
-    try {
-      if (file?.bytes) {
-        // A file that is not a database fails here, as the server's fault, not the statement's.
+    // A file run repeats only when another writer replaced the file while the statement ran.
+    for (let attempt = 1; ; attempt++) {
+      let file: DatabaseFile | undefined;
+      if (database !== MEMORY) {
         try {
-          db.exec('PRAGMA schema_version');
+          file = await readDatabase(database, args.signal);
         } catch (error) {
-          return problem('sqlite-error', 500, `cannot open the database: ${bound(messageOf(error))}`);
+          return args.signal.aborted ? cancelled() : openFailed(error);
         }
       }
-      const count = countStatements(db, args.body);
-      if (count.kind === 'invalid') return problem('sqlite-invalid-statement', 400, bound(count.message));
-      if (count.kind === 'none') return problem('sqlite-invalid-statement', 400, 'the body holds no SQL statement');
-      if (count.kind === 'many') {
-        const tail = bound(count.tail.trim());
-        return problem('sqlite-multi-statement', 400, `one statement per run; rejected the rest: ${tail}`, { tail });
-      }
+      if (args.signal.aborted) return cancelled();
 
-      const before = file ? db.export() : undefined;
+      const db: Database = new SQL.Database(file?.bytes ?? null);
       let output: unknown;
-      const statement = db.prepare(args.body);
+      let after: Uint8Array | undefined;
       try {
-        const rows = readRows(statement);
-        output =
-          statement.getColumnNames().length > 0
-            ? rows
-            : { changes: db.getRowsModified(), lastInsertRowid: lastInsertRowid(db) };
-      } catch (error) {
-        return problem('sqlite-error', 500, bound(messageOf(error)));
+        if (file?.bytes) {
+          // A file that is not a database fails here, as the target's fault, not the statement's.
+          try {
+            db.exec('PRAGMA schema_version');
+          } catch (error) {
+            return openFailed(error);
+          }
+        }
+        const count = countStatements(db, args.body);
+        if (count.kind === 'invalid' || count.kind === 'none') {
+          const why = count.kind === 'invalid' ? bound(count.message) : 'the body holds no SQL statement';
+          return problem('sqlite-invalid-statement', 400, `SQLite could not prepare the statement: ${why}`, {
+            stage: 'prepare',
+            recovery: 'Correct the SQL statement.',
+            retryable: false,
+          });
+        }
+        if (count.kind === 'many') {
+          return problem(
+            'sqlite-multi-statement',
+            400,
+            'SQLite execution accepts exactly one statement, but the command contains a second statement.',
+            {
+              stage: 'prepare',
+              rejectedTail: ErrorDetail.preview(count.tail.trim(), limit.limit),
+              recovery: 'Run each SQL statement in a separate operation.',
+              retryable: false,
+            },
+          );
+        }
+
+        const before = file ? db.export() : undefined;
+        const statement = db.prepare(args.body);
+        try {
+          const rows = readRows(statement);
+          output =
+            statement.getColumnNames().length > 0
+              ? rows
+              : { changes: db.getRowsModified(), lastInsertRowid: lastInsertRowid(db) };
+        } catch (error) {
+          return problem('sqlite-error', 500, `SQLite could not execute the statement: ${bound(error)}`, {
+            stage: 'execution',
+          });
+        } finally {
+          statement.free();
+        }
+        if (before) {
+          const exported = db.export();
+          if (!sameBytes(before, exported)) after = exported;
+        }
       } finally {
-        statement.free();
+        db.close();
       }
 
-      if (file && before) {
-        const after = db.export();
-        if (!sameBytes(before, after)) {
-          if (args.signal.aborted)
-            return problem('cancelled', 499, 'cancelled after the statement ran; the change was not written back');
-          try {
-            await writeDatabase(file, after);
-          } catch (error) {
-            return problem(
-              'sqlite-error',
-              500,
-              `the statement ran but writing the database back failed: ${bound(messageOf(error))}`,
-            );
-          }
+      if (file && after) {
+        if (args.signal.aborted) return cancelled();
+        let commit: Commit;
+        try {
+          commit = await commitDatabase(file, after, args.signal);
+        } catch (error) {
+          if (args.signal.aborted) return cancelled();
+          return problem(
+            'sqlite-error',
+            500,
+            `SQLite executed the statement but could not write '${database}': ${bound(error)}`,
+            {
+              stage: 'write',
+            },
+          );
+        }
+        if (commit === 'changed') {
+          if (attempt < MAX_ATTEMPTS) continue;
+          return problem(
+            'sqlite-error',
+            500,
+            `SQLite could not write '${database}': another writer replaced it during each of ${MAX_ATTEMPTS} attempts`,
+            { stage: 'write', recovery: 'Retry when the database is less busy.', retryable: true },
+          );
         }
       }
       args.write('results', renderJsonResult(output));
       args.setState('results', 'closed');
       return Results.success(200);
-    } finally {
-      db.close();
     }
   }
 }
+
+/** How many times a file run re-reads and re-runs when other writers keep replacing the file. */
+const MAX_ATTEMPTS = 100;
 
 /** No target, an empty one and `:memory:` all mean a fresh in-memory database. */
 function isMemory(target: string | null): boolean {

@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
+import type { JsonValue } from '@plurnk/plurnk-execs';
+import { invalid } from './run-module.js';
 import { wabtEngine } from './wabt-engine.js';
 
 /** A failure the executor turns into a Problem. */
@@ -7,7 +9,7 @@ export interface Refusal {
   code: string;
   status: number;
   detail: string;
-  extensions?: Record<string, string>;
+  extensions?: Record<string, JsonValue>;
 }
 
 /** The module's binary, or why there is none. */
@@ -25,12 +27,13 @@ export interface SourceInput {
 /**
  * The binary a run executes. `wat`: the text of the body or of the target file, assembled by
  * wabt (parse, resolve names, validate, encode). `wasm`: the base64 body decoded, or the
- * target file's bytes. A target is resolved against `cwd`.
+ * target file's bytes. A target is resolved against `cwd`. Third-party text in a refusal's
+ * detail goes through `limit` (ErrorDetail.preview).
  */
-export async function readModuleSource(input: SourceInput): Promise<ModuleSource> {
+export async function readModuleSource(input: SourceInput, limit: (text: string) => string): Promise<ModuleSource> {
   const isText = input.runtime === 'wat';
   let source: string | Uint8Array<ArrayBuffer> = input.body;
-  let name = 'body.wat';
+  let name = 'module.wat';
   if (input.target !== null && input.target !== '') {
     const path = resolve(input.cwd ?? process.cwd(), input.target);
     try {
@@ -38,35 +41,69 @@ export async function readModuleSource(input: SourceInput): Promise<ModuleSource
         ? await readFile(path, { encoding: 'utf8', signal: input.signal })
         : new Uint8Array(await readFile(path, { signal: input.signal }));
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const status = code === 'ENOENT' || code === 'ENOTDIR' ? 404 : code === 'EISDIR' ? 400 : 500;
-      const detail = `cannot read the module ${input.target} (${path}): ${(error as Error).message}`;
-      return { ok: false, refusal: { code: 'wasm-read-failed', status, detail, extensions: { path } } };
+      const errorCode = (error as NodeJS.ErrnoException).code ?? null;
+      return {
+        ok: false,
+        refusal: {
+          code: 'wasm-read-failed',
+          status: errorCode === 'ENOENT' ? 404 : 500,
+          detail: `WebAssembly could not read '${path}': ${limit((error as Error).message)}`,
+          extensions: {
+            stage: 'read',
+            target: path,
+            errorCode,
+            recovery: 'Use a readable module target.',
+            retryable: false,
+          },
+        },
+      };
     }
     name = basename(path);
   }
-  if (isText) return assemble(name, source as string);
+  if (isText) return assemble(name, source as string, limit);
   if (typeof source !== 'string') return { ok: true, bytes: source };
   const base64 = source.replace(/\s+/g, '');
   if (base64 === '' || !/^[A-Za-z0-9+/]*={0,2}$/.test(base64) || base64.length % 4 === 1) {
     return {
       ok: false,
-      refusal: { code: 'wasm-invalid', status: 400, detail: 'the body is not base64 of a WebAssembly binary' },
+      refusal: invalid('The WebAssembly module could not be instantiated: the body is not base64 of a binary module'),
     };
   }
   return { ok: true, bytes: new Uint8Array(Buffer.from(base64, 'base64')) };
 }
 
-/** wat text to a binary with wabt; a syntax error is `wat-parse-error`, a type error `wasm-invalid`. */
-async function assemble(name: string, text: string): Promise<ModuleSource> {
-  const wabt = await wabtEngine();
+/**
+ * wat text to a binary with wabt. A wabt that does not load is `wabt-init-failed` (500), a
+ * syntax error `wat-parse-error` (400), a type error `wasm-invalid` (400) — what V8 would
+ * refuse at instantiation, caught a step earlier with wabt's line and column.
+ */
+async function assemble(name: string, text: string, limit: (text: string) => string): Promise<ModuleSource> {
+  let wabt: Awaited<ReturnType<typeof wabtEngine>>;
+  try {
+    wabt = await wabtEngine();
+  } catch (error) {
+    return {
+      ok: false,
+      refusal: {
+        code: 'wabt-init-failed',
+        status: 500,
+        detail: `The WebAssembly text compiler failed to initialize: ${limit(messageOf(error, ''))}`,
+        extensions: { stage: 'compiler-initialization' },
+      },
+    };
+  }
   let module: ReturnType<typeof wabt.parseWat>;
   try {
     module = wabt.parseWat(name, text);
   } catch (error) {
     return {
       ok: false,
-      refusal: { code: 'wat-parse-error', status: 400, detail: messageOf(error, 'parseWat failed:') },
+      refusal: {
+        code: 'wat-parse-error',
+        status: 400,
+        detail: `The WebAssembly text module is invalid: ${limit(messageOf(error, 'parseWat failed:'))}`,
+        extensions: { stage: 'parse', recovery: 'Correct the WebAssembly text module.', retryable: false },
+      },
     };
   }
   try {
@@ -75,7 +112,8 @@ async function assemble(name: string, text: string): Promise<ModuleSource> {
     // A copy: the encoded bytes live in wabt's own memory, which destroy() releases.
     return { ok: true, bytes: new Uint8Array(module.toBinary({}).buffer) };
   } catch (error) {
-    return { ok: false, refusal: { code: 'wasm-invalid', status: 400, detail: messageOf(error, 'validate failed:') } };
+    const detail = `The WebAssembly module could not be instantiated: ${limit(messageOf(error, 'validate failed:'))}`;
+    return { ok: false, refusal: invalid(detail) };
   } finally {
     module.destroy();
   }
@@ -84,5 +122,5 @@ async function assemble(name: string, text: string): Promise<ModuleSource> {
 /** wabt's message without its own heading line, trimmed. */
 function messageOf(error: unknown, heading: string): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message.startsWith(heading) ? message.slice(heading.length) : message).trim();
+  return (heading !== '' && message.startsWith(heading) ? message.slice(heading.length) : message).trim();
 }

@@ -1,14 +1,14 @@
 import type { JsonValue } from '@plurnk/plurnk-execs';
 import type { Refusal } from './module-source.js';
 
-/** What a run reports on `results`. */
+/** What a run reports on `results`, the shape plurnk 1.x reports. */
 export interface ModuleOutput {
   /** What the entry returned (null when nothing was called or it returned nothing). */
   returned: JsonValue;
   /** One entry per `env.log` call: the value, or an array when it took several. */
   log: JsonValue[];
-  /** Every export of the module, name ⇒ kind (`function`, `memory`, `table`, `global`, `tag`). */
-  exports: Record<string, string>;
+  /** The names of the module's exported functions, in export order. */
+  exports: string[];
 }
 
 /** How many `env.log` calls are kept; a module that logs in a loop must not exhaust the heap. */
@@ -18,14 +18,17 @@ export const LOG_LIMIT = 10_000;
 export type ModuleRun =
   { ok: true; output: ModuleOutput; logDropped: number } | { ok: false; refusal: Refusal; log: JsonValue[] };
 
+const RECOVERY_INVALID = 'Correct the WebAssembly module.';
+const RECOVERY_TRAP = "Correct the module's execution path.";
+
 /**
  * Instantiates `module` with the one import this leaf provides, `env.log`, then calls its
- * entry: `main`, else `_start`, else its only exported function; a module that exports no
- * function only instantiates (its start function runs). Several functions and none of those
- * names is `wasm-no-entry` (400); a link failure is `wasm-invalid` (400); a trap — including
- * one in the start function — is `wasm-trap` (500).
+ * entry as plurnk 1.x does: `main`, else `_start`, else its only exported function, else none
+ * — a module with several functions and none of those names only instantiates, and
+ * `returned` is null. A link failure is `wasm-invalid` (400); a trap — including one in the
+ * start function — is `wasm-trap` (500) with the `entryPoint` it happened in.
  */
-export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> {
+export async function runModule(module: WebAssembly.Module, limit: (text: string) => string): Promise<ModuleRun> {
   const log: JsonValue[] = [];
   let logDropped = 0;
   const imports = {
@@ -36,15 +39,11 @@ export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> 
       },
     },
   };
-  const exported = WebAssembly.Module.exports(module);
-  const exports = Object.fromEntries(exported.map((entry) => [entry.name, entry.kind]));
-  const functions = exported.filter((entry) => entry.kind === 'function').map((entry) => entry.name);
+  const functions = WebAssembly.Module.exports(module)
+    .filter((entry) => entry.kind === 'function')
+    .map((entry) => entry.name);
   const entry =
     ['main', '_start'].find((name) => functions.includes(name)) ?? (functions.length === 1 ? functions[0] : undefined);
-  if (entry === undefined && functions.length > 1) {
-    const detail = `the module exports ${functions.length} functions (${functions.join(', ')}) and none is main or _start`;
-    return { ok: false, refusal: { code: 'wasm-no-entry', status: 400, detail }, log };
-  }
 
   let instance: WebAssembly.Instance;
   try {
@@ -52,47 +51,53 @@ export async function runModule(module: WebAssembly.Module): Promise<ModuleRun> 
   } catch (error) {
     // A missing import is a LinkError; a missing import *module* (WASI's, say) a TypeError.
     if (error instanceof WebAssembly.LinkError || error instanceof TypeError) {
-      return {
-        ok: false,
-        refusal: {
-          code: 'wasm-invalid',
-          status: 400,
-          detail: `${messageOf(error)} (the only import provided is env.log)`,
-        },
-        log,
-      };
+      const detail = `The WebAssembly module could not be instantiated: ${limit(messageOf(error))} (the only import provided is env.log)`;
+      return { ok: false, refusal: invalid(detail), log };
     }
-    return {
-      ok: false,
-      refusal: { code: 'wasm-trap', status: 500, detail: `trap in the start function: ${messageOf(error)}` },
-      log,
-    };
+    // The start function runs inside instantiate; it has no export name.
+    return { ok: false, refusal: trap(null, `WebAssembly start function trapped: ${limit(messageOf(error))}`), log };
   }
-  if (entry === undefined) return { ok: true, output: { returned: null, log, exports }, logDropped };
+  if (entry === undefined) return { ok: true, output: { returned: null, log, exports: functions }, logDropped };
   try {
     const returned = (instance.exports[entry] as () => unknown)();
-    return { ok: true, output: { returned: toJson(returned), log, exports }, logDropped };
+    return { ok: true, output: { returned: toJson(returned), log, exports: functions }, logDropped };
   } catch (error) {
     return {
       ok: false,
-      refusal: { code: 'wasm-trap', status: 500, detail: `trap in ${entry}: ${messageOf(error)}` },
+      refusal: trap(entry, `WebAssembly entry point '${entry}' trapped: ${limit(messageOf(error))}`),
       log,
     };
   }
 }
 
+/** The `wasm-invalid` refusal for a module V8 will not compile or link. */
+export function invalid(detail: string): Refusal {
+  return {
+    code: 'wasm-invalid',
+    status: 400,
+    detail,
+    extensions: { stage: 'instantiate', recovery: RECOVERY_INVALID, retryable: false },
+  };
+}
+
+function trap(entryPoint: string | null, detail: string): Refusal {
+  return {
+    code: 'wasm-trap',
+    status: 500,
+    detail,
+    extensions: { stage: 'execution', entryPoint, recovery: RECOVERY_TRAP, retryable: false },
+  };
+}
+
 /**
- * A wasm value as JSON: i64 (BigInt) a number while safe, else its decimal string; NaN and
- * the infinities as strings (JSON has no such numbers); a multi-value return as an array;
- * a reference as its type name.
+ * A wasm value as JSON: an i64 (BigInt) as its decimal string, always — plurnk 1.x's BigInt
+ * replacer, which keeps every digit and gives an i64 one JSON type; NaN and the infinities as
+ * strings (JSON has no such numbers); a multi-value return as an array; a reference as its
+ * type name.
  */
 function toJson(value: unknown): JsonValue {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'bigint') {
-    return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
-      ? Number(value)
-      : value.toString();
-  }
+  if (typeof value === 'bigint') return value.toString();
   if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
   if (Array.isArray(value)) return value.map(toJson);
   return `[${typeof value}]`;

@@ -11,7 +11,7 @@ import type {
 import { boundMemory } from './memory-bound.js';
 import { resolveMemoryCap, WASM_MAX_MEMORY_MB } from './memory-cap.js';
 import { readModuleSource, type Refusal } from './module-source.js';
-import { LOG_LIMIT, runModule } from './run-module.js';
+import { invalid, LOG_LIMIT, runModule } from './run-module.js';
 import { wabtEngine } from './wabt-engine.js';
 
 const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
@@ -61,12 +61,25 @@ export class WasmExecutor extends BaseExecutor {
 
   async run(args: ExecArgs): Promise<ExecResult> {
     const owner = this.runtime;
-    const cancelled = (when: string) => fail(args, Results.failure(owner, 'cancelled', 499, `cancelled ${when}`));
-    if (args.signal.aborted) return cancelled('before the module was read');
+    const runtime = args.runtime;
+    const cancelled = () =>
+      fail(
+        args,
+        Results.failure(
+          owner,
+          'cancelled',
+          499,
+          'WebAssembly execution was cancelled.',
+          {},
+          { runtime, stage: 'execution', retryable: false },
+        ),
+      );
+    if (args.signal.aborted) return cancelled();
     const limit = ErrorDetail.resolve(owner);
     if (!limit.ok) return fail(args, limit.result);
     const cap = resolveMemoryCap(owner);
     if (!cap.ok) return fail(args, cap.result);
+    const preview = (text: string) => ErrorDetail.preview(text, limit.limit);
     const refuse = (refusal: Refusal, extensions: Record<string, JsonValue> = {}) =>
       fail(
         args,
@@ -74,52 +87,55 @@ export class WasmExecutor extends BaseExecutor {
           owner,
           refusal.code,
           refusal.status,
-          ErrorDetail.preview(refusal.detail, limit.limit),
+          refusal.detail,
           {},
-          { ...refusal.extensions, ...extensions },
+          {
+            runtime,
+            ...refusal.extensions,
+            ...extensions,
+          },
         ),
       );
 
-    const source = await readModuleSource({
-      runtime: owner,
-      body: args.body,
-      target: args.target,
-      cwd: args.cwd,
-      signal: args.signal,
-    });
-    if (args.signal.aborted) return cancelled('while the module was read');
+    const source = await readModuleSource(
+      { runtime: owner, body: args.body, target: args.target, cwd: args.cwd, signal: args.signal },
+      preview,
+    );
+    if (args.signal.aborted) return cancelled();
     if (!source.ok) return refuse(source.refusal);
 
     const bounded = boundMemory(source.bytes, cap.pages);
     if (bounded.kind === 'too-large') {
-      return refuse(
-        { code: 'wasm-memory-limit', status: 400, detail: bounded.detail },
-        {
+      return refuse({
+        code: 'wasm-memory-limit',
+        status: 400,
+        detail: bounded.detail,
+        extensions: {
+          stage: 'instantiate',
           recovery: `Declare a smaller initial memory, or ask the operator to raise ${WASM_MAX_MEMORY_MB}.`,
+          retryable: false,
         },
-      );
+      });
     }
     let module: WebAssembly.Module;
     try {
       module = await WebAssembly.compile(bounded.kind === 'bounded' ? bounded.bytes : source.bytes);
     } catch (error) {
-      return refuse({
-        code: 'wasm-invalid',
-        status: 400,
-        detail: `not a valid WebAssembly module: ${error instanceof Error ? error.message : String(error)}`,
-      });
+      return refuse(
+        invalid(
+          `The WebAssembly module could not be instantiated: ${preview(error instanceof Error ? error.message : String(error))}`,
+        ),
+      );
     }
     if (bounded.kind === 'malformed') {
       // V8 accepted what the section reader could not: refuse rather than run unbounded.
-      return refuse({
-        code: 'wasm-invalid',
-        status: 400,
-        detail: 'the module layout could not be read to bound its memory',
-      });
+      return refuse(
+        invalid('The WebAssembly module could not be instantiated: its layout could not be read to bound its memory'),
+      );
     }
-    if (args.signal.aborted) return cancelled('before the module was instantiated');
+    if (args.signal.aborted) return cancelled();
 
-    const ran = await runModule(module);
+    const ran = await runModule(module, preview);
     if (!ran.ok) return refuse(ran.refusal, ran.log.length > 0 ? { log: ran.log } : {});
     if (ran.logDropped > 0)
       args.emit({

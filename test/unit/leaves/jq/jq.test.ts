@@ -67,14 +67,20 @@ describe('jq leaf', () => {
       expect(run.result.status).toBe(500);
       expect(problemCodeOf(run.result)).toBe('jq-error');
       expect(run.result.problem?.detail).toBe(direct.stderr);
-      expect(run.result.problem?.jqExitCode).toBe(3);
+      expect(run.result.exitCode).toBe(3);
     },
   );
 
   it('a runtime error is 500 jq-error; values printed before it stay on the channel', async () => {
     const run = await runTag('jq', { body: '1, error("boom"), 2' });
-    expect(run.result.problem).toMatchObject({ status: 500, jqExitCode: 5, detail: 'jq: error (at <unknown>): boom' });
-    expect(run.result.problem?.recovery).toMatch(/Fix the jq program/);
+    expect(run.result.exitCode).toBe(5);
+    expect(run.result.problem).toMatchObject({
+      status: 500,
+      detail: 'jq: error (at <unknown>): boom',
+      stage: 'execution',
+      recovery: 'Correct the jq program or its input.',
+      retryable: false,
+    });
     expect(run.channel('results')).toMatchObject({ state: 'errored', text: '1\n' });
   });
 
@@ -93,7 +99,7 @@ describe('jq leaf', () => {
     expect(run.result.status).toBe(status);
     expect(problemCodeOf(run.result)).toBe('jq-read-failed');
     expect(run.result.problem?.detail).toContain(join(dir, target));
-    expect(run.result.problem?.path).toBe(join(dir, target));
+    expect(run.result.problem).toMatchObject({ path: join(dir, target), stage: 'read', retryable: false });
     expect(run.channel('results').state).toBe('errored');
   });
 
@@ -132,6 +138,11 @@ describe('jq leaf', () => {
     controller.abort();
     const run = await runTag('jq', { body: '.', target: 'missing.json', cwd: dir, signal: controller.signal });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
+    expect(run.result.problem).toMatchObject({
+      detail: 'jq execution was cancelled.',
+      stage: 'execution',
+      retryable: false,
+    });
     expect(run.channel('results').state).toBe('errored');
   });
 

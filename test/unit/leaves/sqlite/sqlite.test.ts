@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +65,14 @@ describe('sqlite leaf, in memory', () => {
   ])('refuses more than one statement (%j) with 400 and the rejected tail', async (body, tail) => {
     const run = await runTag('sqlite', { body });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'sqlite-multi-statement']);
-    expect(run.result.problem).toMatchObject({ tail, database: ':memory:' });
-    expect(run.result.problem?.detail).toBe(`one statement per run; rejected the rest: ${tail} (database :memory:)`);
+    expect(run.result.problem).toMatchObject({
+      detail: 'SQLite execution accepts exactly one statement, but the command contains a second statement.',
+      rejectedTail: tail,
+      database: ':memory:',
+      stage: 'prepare',
+      recovery: 'Run each SQL statement in a separate operation.',
+      retryable: false,
+    });
     expect(run.channel('results')).toMatchObject({ state: 'errored', text: '' });
   });
 
@@ -77,14 +83,21 @@ describe('sqlite leaf, in memory', () => {
   ])('refuses %j with 400 sqlite-invalid-statement naming the database', async (body, detail) => {
     const run = await runTag('sqlite', { body });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([400, 'sqlite-invalid-statement']);
+    expect(run.result.problem?.detail).toMatch(/^SQLite could not prepare the statement: /);
     expect(run.result.problem?.detail).toMatch(detail);
-    expect(run.result.problem?.detail).toMatch(/\(database :memory:\)$/);
+    expect(run.result.problem).toMatchObject({
+      database: ':memory:',
+      stage: 'prepare',
+      recovery: 'Correct the SQL statement.',
+      retryable: false,
+    });
   });
 
   it('an error while the statement runs is 500 sqlite-error', async () => {
     const run = await runTag('sqlite', { body: "SELECT json_extract('not json', '$.a')" });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-error']);
-    expect(run.result.problem?.database).toBe(':memory:');
+    expect(run.result.problem).toMatchObject({ database: ':memory:', stage: 'execution' });
+    expect(run.result.problem?.detail).toMatch(/^SQLite could not execute the statement: malformed JSON/);
   });
 
   it(':memory: is a fresh in-memory database too, and no file of that name is made', async () => {
@@ -162,20 +175,52 @@ describe('sqlite leaf, on a file', () => {
     const before = statSync(join(cwd, 'u.db')).ino;
     const run = await runTag('sqlite', { body: 'INSERT INTO u VALUES (2), (1)', target: 'u.db', cwd });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-error']);
-    expect(run.result.problem?.detail).toMatch(/UNIQUE constraint failed: u\.a \(database u\.db\)$/);
+    expect(run.result.problem?.detail).toMatch(/UNIQUE constraint failed: u\.a$/);
+    expect(run.result.problem?.database).toBe(join(cwd, 'u.db'));
     expect(statSync(join(cwd, 'u.db')).ino).toBe(before);
     expect(await value('SELECT a FROM u', { target: 'u.db', cwd })).toEqual([{ a: 1 }]);
   });
 
-  it('a file that is not a database is 500 sqlite-error naming it', async () => {
+  it('a file that is not a database is 500 sqlite-open-failed naming it', async () => {
     const cwd = await folder();
-    await writeFile(join(cwd, 'text.db'), 'this is plainly not a database, just some text that is long enough');
+    const path = join(cwd, 'text.db');
+    await writeFile(path, 'this is plainly not a database, just some text that is long enough');
     const run = await runTag('sqlite', { body: 'SELECT 1', target: 'text.db', cwd });
-    expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-error']);
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-open-failed']);
     expect(run.result.problem).toMatchObject({
-      database: 'text.db',
-      detail: expect.stringMatching(/not a database \(database text\.db\)$/),
+      database: path,
+      detail: expect.stringMatching(new RegExp(`^SQLite could not open '${path}': .*not a database`)),
+      stage: 'open',
+      recovery: 'Use an accessible SQLite database target.',
     });
+  });
+
+  it('a target it cannot read is 500 sqlite-open-failed', async () => {
+    const cwd = await folder();
+    await mkdir(join(cwd, 'dir.db'));
+    const run = await runTag('sqlite', { body: 'SELECT 1', target: 'dir.db', cwd });
+    expect([run.result.status, problemCodeOf(run.result)]).toEqual([500, 'sqlite-open-failed']);
+    expect(run.result.problem).toMatchObject({ database: join(cwd, 'dir.db'), stage: 'open' });
+    expect(run.result.problem?.detail).toMatch(/EISDIR/);
+  });
+
+  it('three concurrent writes to one file through one host all persist', async () => {
+    const cwd = await folder();
+    await value('CREATE TABLE t (who TEXT)', { target: 'shared.db', cwd });
+    // Each INSERT spends a while counting before it writes, so both runs hold a copy of the
+    // file at once: without serialized commits the second write-back drops the first row.
+    const slowInsert = (who: string) =>
+      `INSERT INTO t SELECT '${who}' WHERE (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 300000) SELECT count(*) FROM c) > 0`;
+    const runs = await Promise.all(
+      ['a', 'b', 'c'].map((who) => runTag('sqlite', { body: slowInsert(who), target: 'shared.db', cwd })),
+    );
+    for (const run of runs) expect(run.result).toEqual({ status: 200 });
+    expect(await value('SELECT who FROM t ORDER BY who', { target: 'shared.db', cwd })).toEqual([
+      { who: 'a' },
+      { who: 'b' },
+      { who: 'c' },
+    ]);
+    expect(readdirSync(cwd)).toEqual(['shared.db']);
   });
 
   it('a pre-aborted run is 499 and creates no file', async () => {
@@ -189,7 +234,12 @@ describe('sqlite leaf, on a file', () => {
       signal: controller.signal,
     });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
-    expect(run.result.problem?.database).toBe('never.db');
+    expect(run.result.problem).toMatchObject({
+      database: join(cwd, 'never.db'),
+      detail: 'SQLite execution was cancelled.',
+      stage: 'execution',
+      retryable: false,
+    });
     expect(run.channel('results').state).toBe('errored');
     expect(readdirSync(cwd)).toEqual([]);
   });

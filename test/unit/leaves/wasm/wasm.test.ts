@@ -60,11 +60,7 @@ describe('wat and wasm leaf', () => {
     ['wasm', { body: ANSWER_BASE64.replace(/(.{8})/g, '$1\n') }],
     ['wasm', { target: 'answer.wasm' }],
   ])('%s runs main from %j and reports {returned, log, exports}', async (tag, fields) => {
-    expect(await output(tag, { ...fields, cwd: dir })).toEqual({
-      returned: 42,
-      log: [],
-      exports: { main: 'function' },
-    });
+    expect(await output(tag, { ...fields, cwd: dir })).toEqual({ returned: 42, log: [], exports: ['main'] });
   });
 
   it('the base64 fixture is what wabt assembles from the wat fixture', async () => {
@@ -72,11 +68,7 @@ describe('wat and wasm leaf', () => {
   });
 
   it('records every env.log call, several arguments as an array', async () => {
-    expect(await output('wat', { body: LOGGER })).toEqual({
-      returned: null,
-      log: [7, [1, 2.5]],
-      exports: { main: 'function' },
-    });
+    expect(await output('wat', { body: LOGGER })).toEqual({ returned: null, log: [7, [1, 2.5]], exports: ['main'] });
   });
 
   it.each([
@@ -87,13 +79,34 @@ describe('wat and wasm leaf', () => {
     ],
     ['the only exported function', '(module (func (export "compute") (result i32) i32.const 3))', 3],
     ['nothing when no function is exported', '(module (memory (export "mem") 1))', null],
+    [
+      'nothing, with 200, when several functions are exported and none is main or _start',
+      '(module (func (export "a") (result i32) i32.const 1) (func (export "b") (result i32) i32.const 2))',
+      null,
+    ],
   ])('calls %s', async (_, body, returned) => {
     expect(((await output('wat', { body })) as { returned: unknown }).returned).toBe(returned);
   });
 
-  it('returns an i64 beyond 2^53 as its exact decimal string', async () => {
-    const body = '(module (func (export "main") (result i64) i64.const 9007199254740993))';
-    expect(((await output('wat', { body })) as { returned: unknown }).returned).toBe('9007199254740993');
+  it('lists only the exported functions, in export order', async () => {
+    const body =
+      '(module (memory (export "mem") 1) (func (export "b")) (global (export "g") i32 (i32.const 1)) (func (export "a")))';
+    expect(await output('wat', { body })).toEqual({ returned: null, log: [], exports: ['b', 'a'] });
+  });
+
+  it.each([
+    ['beyond 2^53', '9007199254740993', '9007199254740993'],
+    ['small', '5', '5'],
+    ['negative', '-1', '-1'],
+  ])('returns an i64 %s as its exact decimal string, as 1.x does', async (_, literal, returned) => {
+    const body = `(module (func (export "main") (result i64) i64.const ${literal}))`;
+    expect(((await output('wat', { body })) as { returned: unknown }).returned).toBe(returned);
+  });
+
+  it('logs an i64 argument as its decimal string', async () => {
+    const body = `(module (import "env" "log" (func $log (param i64)))
+      (func (export "main") (call $log (i64.const 7))))`;
+    expect(((await output('wat', { body })) as { log: unknown }).log).toEqual(['7']);
   });
 
   it.each([
@@ -102,47 +115,85 @@ describe('wat and wasm leaf', () => {
       { body: '(module (func (export "main") i32.const))' },
       400,
       'wat-parse-error',
-      /body\.wat:1:\d+: error: unexpected token/,
+      /^The WebAssembly text module is invalid: module\.wat:1:\d+: error: unexpected token/,
+      { stage: 'parse', recovery: 'Correct the WebAssembly text module.', retryable: false },
     ],
-    ['wat', { body: '(module (func (export "main") (result i32) i64.const 1))' }, 400, 'wasm-invalid', /type mismatch/],
+    [
+      'wat',
+      { body: '(module (func (export "main") (result i32) i64.const 1))' },
+      400,
+      'wasm-invalid',
+      /^The WebAssembly module could not be instantiated: .*type mismatch/s,
+      { stage: 'instantiate', recovery: 'Correct the WebAssembly module.', retryable: false },
+    ],
     [
       'wat',
       { body: '(module (import "wasi_snapshot_preview1" "fd_write" (func (param i32 i32 i32 i32) (result i32))))' },
       400,
       'wasm-invalid',
       /the only import provided is env\.log/,
+      { stage: 'instantiate' },
     ],
     [
       'wat',
-      { body: '(module (func (export "a")) (func (export "b")))' },
-      400,
-      'wasm-no-entry',
-      /exports 2 functions \(a, b\) and none is main or _start/,
+      { body: '(module (func (export "main") unreachable))' },
+      500,
+      'wasm-trap',
+      /^WebAssembly entry point 'main' trapped: unreachable/,
+      { stage: 'execution', entryPoint: 'main', recovery: "Correct the module's execution path.", retryable: false },
     ],
-    ['wat', { body: '(module (func (export "main") unreachable))' }, 500, 'wasm-trap', /^trap in main: unreachable/],
     [
       'wat',
-      { body: '(module (memory 1) (func (export "main") (result i32) (i32.load (i32.const 70000))))' },
+      { body: '(module (memory 1) (func (export "run") (result i32) (i32.load (i32.const 70000))))' },
       500,
       'wasm-trap',
       /out of bounds/,
+      { entryPoint: 'run' },
     ],
     [
       'wat',
       { body: '(module (func $f (call $f)) (start $f))' },
       500,
       'wasm-trap',
-      /^trap in the start function: Maximum call stack/,
+      /^WebAssembly start function trapped: Maximum call stack/,
+      { entryPoint: null },
     ],
-    ['wasm', { body: 'not base64!' }, 400, 'wasm-invalid', /not base64/],
-    ['wasm', { body: 'AAECAwQF' }, 400, 'wasm-invalid', /not a valid WebAssembly module/],
-    ['wat', { target: 'missing.wat' }, 404, 'wasm-read-failed', /cannot read the module missing\.wat/],
-    ['wasm', { target: 'folder' }, 400, 'wasm-read-failed', /cannot read the module folder/],
-  ])('%s %j fails with %d %s', async (tag, fields, status, code, detail) => {
+    ['wasm', { body: 'not base64!' }, 400, 'wasm-invalid', /not base64/, { stage: 'instantiate' }],
+    [
+      'wasm',
+      { body: 'AAECAwQF' },
+      400,
+      'wasm-invalid',
+      /^The WebAssembly module could not be instantiated: /,
+      { stage: 'instantiate' },
+    ],
+    [
+      'wat',
+      { target: 'missing.wat' },
+      404,
+      'wasm-read-failed',
+      /^WebAssembly could not read '.*missing\.wat': ENOENT/,
+      { stage: 'read', errorCode: 'ENOENT', recovery: 'Use a readable module target.', retryable: false },
+    ],
+    [
+      'wasm',
+      { target: 'folder' },
+      500,
+      'wasm-read-failed',
+      /^WebAssembly could not read '.*folder': EISDIR/,
+      { stage: 'read', errorCode: 'EISDIR' },
+    ],
+  ])('%s %j fails with %d %s', async (tag, fields, status, code, detail, extensions) => {
     const run = await runTag(tag, { ...fields, cwd: dir });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([status, code]);
     expect(run.result.problem?.detail).toMatch(detail);
+    expect(run.result.problem).toMatchObject({ runtime: tag, ...extensions });
     expect(run.channel('results')).toMatchObject({ state: 'errored', text: '' });
+  });
+
+  it('a read failure names the resolved module path in its target extension', async () => {
+    const run = await runTag('wat', { target: 'missing.wat', cwd: dir });
+    expect(run.result.problem?.target).toBe(join(dir, 'missing.wat'));
   });
 
   it('a trap carries what the module logged before it', async () => {
@@ -164,6 +215,12 @@ describe('wat and wasm leaf', () => {
     controller.abort();
     const run = await runTag('wat', { body: ANSWER, signal: controller.signal });
     expect([run.result.status, problemCodeOf(run.result)]).toEqual([499, 'cancelled']);
+    expect(run.result.problem).toMatchObject({
+      detail: 'WebAssembly execution was cancelled.',
+      runtime: 'wat',
+      stage: 'execution',
+      retryable: false,
+    });
     expect(run.channel('results').state).toBe('errored');
   });
 
@@ -205,7 +262,7 @@ describe('wasm linear memory cap', () => {
     expect(
       ((await output('wat', { body: '(module (memory (export "m") 16))', env: cap('1') })) as { exports: unknown })
         .exports,
-    ).toEqual({ m: 'memory' });
+    ).toEqual([]);
   });
 
   it("reaches the leaf's threads from the operator's environment, which the host otherwise filters", async () => {
@@ -255,7 +312,7 @@ describe('boundMemory', () => {
     expect(await output('wasm', { target: 'bounded.wasm', cwd: dir })).toEqual({
       returned: 1,
       log: [],
-      exports: { m: 'memory', main: 'function' },
+      exports: ['main'],
     });
   });
 

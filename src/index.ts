@@ -85,7 +85,12 @@ export { InvocationRulesSchema, normalizeInvocation } from './discovery/invocati
 export { ExecManifestSchema } from './discovery/validate-manifest.js';
 export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './discovery/env-defaults.js';
 export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './discovery/runtimes-hook.js';
-export { ToolRegistrySchema, ToolSchema, validateToolRegistry, type ToolRegistryOwner } from './discovery/tool-registry.js';
+export {
+  ToolRegistrySchema,
+  ToolSchema,
+  validateToolRegistry,
+  type ToolRegistryOwner,
+} from './discovery/tool-registry.js';
 export {
   renderToolDocument,
   type ExactToolDocument,

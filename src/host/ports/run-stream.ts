@@ -1,5 +1,10 @@
 import * as v from 'valibot';
-import { ChannelStateSchema, isLegalTransition, type ChannelDecl, type ChannelState } from '../../contracts/channels.js';
+import {
+  ChannelStateSchema,
+  isLegalTransition,
+  type ChannelDecl,
+  type ChannelState,
+} from '../../contracts/channels.js';
 import { NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';

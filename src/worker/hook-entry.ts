@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { HookBoot } from '../contracts/hook-protocol.js';
 import { callHook } from './call-hook.js';
+import { installThreadGuards } from './thread-guards.js';
 
 // The one-shot thread a package's runtimesModule hook runs in, so that a hook stuck in a
 // synchronous loop, or one that calls process.exit(), cannot take the host with it.
@@ -8,6 +9,10 @@ if (isMainThread || parentPort === null) {
   throw new Error('@plurnk/plurnk-execs: hook-entry.js runs only inside the hook thread discovery starts');
 }
 const port = parentPort;
+
+// The executor threads' guards hold here too, before the hook module loads. A refusal is an
+// error the hook sees: discovery fails invalid-hook with it unless the hook catches it.
+installThreadGuards({ report: () => {} });
 
 // A hook whose promise never settles leaves nothing to run: without a handle the thread would
 // end with nothing said, and the host must see it overrun its timeout instead.

@@ -19,8 +19,7 @@ import { loadExecutor } from './load-executor.js';
 import { capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
-import { guardProcessKill } from './signal-guard.js';
-import { banWorkerThreads } from './thread-ban.js';
+import { installThreadGuards } from './thread-guards.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
@@ -31,8 +30,8 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the worker-thread ban, the process.kill guard, the env watch) are installed
- * before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * handling, the env watch, and thread-guards.ts) are installed before the leaf starts
+ * loading, so they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
@@ -46,8 +45,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
     }),
   );
   const violate = (message: string) => reportToHost({ type: 'violation', message });
-  banWorkerThreads(violate);
-  guardProcessKill(violate);
+  installThreadGuards({ report: violate });
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);

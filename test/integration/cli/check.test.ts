@@ -60,6 +60,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     ['starts-worker-thread.example', 'starts-worker-thread.result', 'starts-worker-thread.violations'],
   ],
   ['signals-its-host', ['signals-its-host.example', 'signals-its-host.result', 'signals-its-host.violations']],
+  [
+    'reaches-main-thread',
+    ['reaches-main-thread.example', 'reaches-main-thread.result', 'reaches-main-thread.violations'],
+  ],
   ['retains-state', ['retains-state.state']],
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],

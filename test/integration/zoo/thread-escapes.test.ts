@@ -1,0 +1,62 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type ExecOutcome, type Host } from '../../../src/host/index.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+const FORBIDDEN = '(§executor-forbidden)';
+
+// What a thread shares with the host process and must not reach: the main thread (through the
+// inspector or an internal binding), processes that are not its run's, other threads, and
+// process-wide knobs. Each attempt is refused in the leaf (500 executor-threw, since every
+// fixture lets the refusal escape run()) and recorded as the run's violation; the host, the
+// other tags and the tag's next run carry on.
+describe('the zoo: reaching out of the thread', () => {
+  let host: Host;
+  const hostErrors = watchHostErrors();
+  beforeAll(async () => {
+    host = await createHost({
+      packageDirs: zooDirs('healthy', 'reaches-main-thread'),
+      breaker: { crashes: 1000 },
+      limits: { graceMs: 300 },
+    });
+  });
+  afterEach(() => expect(hostErrors.errors).toEqual([]));
+  afterAll(async () => {
+    await host.close();
+    hostErrors.dispose();
+  });
+
+  /** Runs `runtime` with `body` through every containment check and returns the refusal it recorded. */
+  async function refused(runtime: string, body: string): Promise<{ out: ExecOutcome; refusal: string }> {
+    const out = await expectContained(host, {
+      runtime,
+      body,
+      problem: 'exec/executor-threw',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.channels.out!.text).toBe('before the fault');
+    expect(out.violations).toHaveLength(1);
+    const refusal = out.violations[0]!;
+    expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
+    expect(refusal.endsWith(FORBIDDEN)).toBe(true);
+    return { out, refusal };
+  }
+
+  describe('B: the inspector and internal bindings', () => {
+    it.each([
+      ['session', 'new inspector.Session()'],
+      ['require-session', 'new inspector.Session()'],
+      ['promises-session', 'new inspector.Session()'],
+      ['open', 'inspector.open()'],
+      ['binding', 'process.binding("inspector")'],
+      ['linked', 'process._linkedBinding("inspector")'],
+    ])('refuses %s before it reaches the main thread', async (route, call) => {
+      const { refusal } = await refused('reaches-main-thread', route);
+      expect(refusal).toBe(
+        `${call}: a leaf may not reach the host's main thread or Node's internal bindings from its thread ${FORBIDDEN}`,
+      );
+      expect((globalThis as { zooReachedMainThread?: unknown }).zooReachedMainThread).toBeUndefined();
+    });
+  });
+});

@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { HookBoot } from '../contracts/hook-protocol.js';
 import { callHook } from './call-hook.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 import { installThreadGuards } from './thread-guards.js';
 
 // The one-shot thread a package's runtimesModule hook runs in, so that a hook stuck in a
@@ -12,7 +13,7 @@ const port = parentPort;
 
 // The executor threads' guards hold here too, before the hook module loads. A refusal is an
 // error the hook sees: discovery fails invalid-hook with it unless the hook catches it.
-installThreadGuards({ report: () => {} });
+installThreadGuards({ threadMarker: newRunMarker(), report: () => {} });
 
 // A hook whose promise never settles leaves nothing to run: without a handle the thread would
 // end with nothing said, and the host must see it overrun its timeout instead.

@@ -20,6 +20,8 @@ import { capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { installThreadGuards } from './thread-guards.js';
+import { onProcessGroup } from '../author/process-groups.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
@@ -37,6 +39,10 @@ interface ThreadState {
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
+  const violate = (message: string) => reportToHost({ type: 'violation', message });
+  const own = installThreadGuards({ threadMarker: boot.marker ?? newRunMarker(), report: violate });
+  // A group the leaf reports itself is the host's to reap; it is the leaf's to signal only when provably its own.
+  onProcessGroup((pgid) => own.claim(pgid));
   const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };
   const escapes = guardEscapes((escape) =>
     reportToHost({
@@ -44,12 +50,11 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` },
     }),
   );
-  const violate = (message: string) => reportToHost({ type: 'violation', message });
-  installThreadGuards({ report: violate });
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);
     const watch = escapes.begin();
+    own.beginTask(task.marker);
     try {
       const loaded = await loading;
       if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
@@ -63,6 +68,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       return escapeReply(watch) ?? cloneable(value) ?? { ok: true, value, threadId };
     } finally {
       watch.end();
+      own.endTask();
       const printed = thread.console.take();
       if (printed) control.send({ type: 'console', ...printed });
       // A probe's latency counts from `started`, so the host must have handled it before the reply.

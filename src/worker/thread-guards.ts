@@ -1,17 +1,22 @@
 import { banInternalBindings } from './binding-ban.js';
 import { createRefusal, type Report } from './guard-kit.js';
-import { guardProcessKill } from './signal-guard.js';
+import { trackOwnProcesses, type OwnProcesses } from './own-processes.js';
+import { guardSignals } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
 
 /**
  * Installs every guard an executor or hook thread holds a leaf to, before any leaf code runs:
- * no nested thread (thread-ban), signals (signal-guard), and — last, since the others may need
- * a binding first — no inspector session and no internal binding (binding-ban). A refusal
- * throws a `forbidden` PlurnkExecsError in the leaf and goes to `report`.
+ * signals reach only the run's own processes (signal-guard), no nested thread (thread-ban),
+ * and — last, since the others may need a binding first — no inspector session and no
+ * internal binding (binding-ban). A refusal throws a `forbidden` PlurnkExecsError in the leaf
+ * and goes to `report`. Returns the thread's own-process ledger: the task handler tells it
+ * when a task begins and ends.
  */
-export function installThreadGuards(options: { report: Report }): void {
+export function installThreadGuards(options: { threadMarker: string; report: Report }): OwnProcesses {
   const refuse = createRefusal(options.report);
+  const own = trackOwnProcesses(options.threadMarker);
+  guardSignals(own, refuse);
   banWorkerThreads(options.report);
-  guardProcessKill(options.report);
   banInternalBindings(refuse);
+  return own;
 }

@@ -64,6 +64,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     'reaches-main-thread',
     ['reaches-main-thread.example', 'reaches-main-thread.result', 'reaches-main-thread.violations'],
   ],
+  [
+    'signals-past-the-guard',
+    ['signals-past-the-guard.example', 'signals-past-the-guard.result', 'signals-past-the-guard.violations'],
+  ],
   ['retains-state', ['retains-state.state']],
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],

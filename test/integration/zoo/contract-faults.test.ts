@@ -72,7 +72,7 @@ describe('the zoo: forbidden habits', () => {
       kept: 'before the fault',
       next: { body: 'ok' },
     });
-    const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
+    const refusal = `process.kill(${process.pid}): that is the host process; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([refusal]);
     expect(out.channels.out!.text).toBe('before the fault');

@@ -14,7 +14,7 @@ describe('the zoo: reaching out of the thread', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'reaches-main-thread'),
+      packageDirs: zooDirs('healthy', 'reaches-main-thread', 'signals-past-the-guard'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -57,6 +57,30 @@ describe('the zoo: reaching out of the thread', () => {
         `${call}: a leaf may not reach the host's main thread or Node's internal bindings from its thread ${FORBIDDEN}`,
       );
       expect((globalThis as { zooReachedMainThread?: unknown }).zooReachedMainThread).toBeUndefined();
+    });
+  });
+
+  describe('C: signals', () => {
+    it.each([
+      ['_kill', `process._kill(${process.pid}): that is the host process`],
+      ['flip', 'process.kill(4194311): process 4194311 is not one of this run’s'],
+      ['ppid', `process.kill(${process.ppid}): process ${process.ppid} is not one of this run’s`],
+    ])('refuses %s: only the run’s own processes may be signalled', async (route, start) => {
+      const { refusal } = await refused('signals-past-the-guard', route);
+      expect(refusal).toBe(
+        `${start}; a leaf may signal only processes in groups its own run started, or that carry its run's marker ${FORBIDDEN}`,
+      );
+    });
+
+    it('lets a leaf signal a child its run started', async () => {
+      const out = await expectContained(host, {
+        runtime: 'signals-past-the-guard',
+        body: 'own',
+        status: 200,
+        next: { body: 'ok' },
+      });
+      expect(out.channels.out!.text).toBe('before the fault, own child ended by SIGTERM');
+      expect(out.violations).toEqual([]);
     });
   });
 });

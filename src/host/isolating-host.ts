@@ -14,7 +14,7 @@ import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { TagBoot } from './probe-all.js';
-import { countLiveProcesses, reapGroups } from './threads/reaper.js';
+import { reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 
@@ -166,8 +166,10 @@ export class IsolatingHost implements Host {
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
-      const reapedProcesses = countLiveProcesses(end.groups);
-      await reapGroups(end.groups, this.options.graceMs);
+      // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
+      const swept =
+        end.groups.size > 0 || end.poisoned ? { groups: end.groups, marker: end.marker } : { groups: end.groups };
+      const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs);
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;

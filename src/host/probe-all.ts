@@ -11,6 +11,7 @@ import { openControlPort } from './ports/control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
@@ -61,12 +62,13 @@ export async function probeAll(
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
   const handle = workers.acquire('call');
   const control = openControlPort();
+  const marker = newRunMarker();
   let poisoned = false;
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
   void control.started.then(() => (startedAt = performance.now()));
   try {
-    const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
+    const task = handle.post({ kind: 'probe', control: control.workerPort, marker }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), {
       milliseconds: LOAD_TIMEOUT_MS,
       message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
@@ -88,7 +90,7 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
-    await reapGroups(control.groups, options.graceMs);
+    await reapGroups(control.groups, options.graceMs, control.groups.size > 0 || poisoned ? marker : undefined);
   }
 }
 

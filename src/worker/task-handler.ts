@@ -32,15 +32,19 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the env watch, and thread-guards.ts) are installed before the leaf starts
- * loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * handling, the env watch, and thread-guards.ts: children, signals, threads, process knobs,
+ * bindings) are installed before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
   const violate = (message: string) => reportToHost({ type: 'violation', message });
-  const own = installThreadGuards({ threadMarker: boot.marker ?? newRunMarker(), report: violate });
+  const own = installThreadGuards({
+    threadMarker: boot.marker ?? newRunMarker(),
+    report: violate,
+    reportGroup: (pgid) => reportToHost({ type: 'process-group', pgid }),
+  });
   // A group the leaf reports itself is the host's to reap; it is the leaf's to signal only when provably its own.
   onProcessGroup((pgid) => own.claim(pgid));
   const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };

@@ -1,4 +1,5 @@
 import { banInternalBindings } from './binding-ban.js';
+import { guardChildProcesses } from './child-process-guard.js';
 import { createRefusal, type Report } from './guard-kit.js';
 import { trackOwnProcesses, type OwnProcesses } from './own-processes.js';
 import { guardSignals } from './signal-guard.js';
@@ -6,15 +7,21 @@ import { banWorkerThreads } from './thread-ban.js';
 
 /**
  * Installs every guard an executor or hook thread holds a leaf to, before any leaf code runs:
- * signals reach only the run's own processes (signal-guard), no nested thread (thread-ban),
- * and — last, since the others may need a binding first — no inspector session and no
- * internal binding (binding-ban). A refusal throws a `forbidden` PlurnkExecsError in the leaf
- * and goes to `report`. Returns the thread's own-process ledger: the task handler tells it
- * when a task begins and ends.
+ * children start detached, marked and reported (child-process-guard), signals reach only the
+ * run's own processes (signal-guard), no nested thread (thread-ban), and — last, since the
+ * others need a binding first — no inspector session and no internal binding (binding-ban). A
+ * refusal throws a `forbidden` PlurnkExecsError in the leaf and goes to `report`; a child's
+ * process group goes to `reportGroup`. Returns the thread's own-process ledger: the task
+ * handler tells it when a task begins and ends.
  */
-export function installThreadGuards(options: { threadMarker: string; report: Report }): OwnProcesses {
+export function installThreadGuards(options: {
+  threadMarker: string;
+  report: Report;
+  reportGroup: (pgid: number) => void;
+}): OwnProcesses {
   const refuse = createRefusal(options.report);
   const own = trackOwnProcesses(options.threadMarker);
+  guardChildProcesses(own, options.reportGroup);
   guardSignals(own, refuse);
   banWorkerThreads(options.report);
   banInternalBindings(refuse);

@@ -11,6 +11,7 @@ import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -36,6 +37,8 @@ export interface RunEnd {
   readonly result: ExecResult;
   readonly poisoned: boolean;
   readonly groups: ReadonlySet<number>;
+  /** The `PLURNK_EXECS_RUN` value every child the run started carries. */
+  readonly marker: string;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -64,6 +67,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     interrupt: () => watch.interrupt(),
   });
   const control = openControlPort((message) => guard.onMessage(message));
+  const marker = newRunMarker();
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -75,10 +79,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // The run guard needs `started`: silence is measured from the moment run() began, and
     // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [
-      control.workerPort,
-      sinkPort.workerPort,
-    ]);
+    const task = handle.post(
+      { kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort, marker },
+      [control.workerPort, sinkPort.workerPort],
+    );
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -112,6 +116,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       result,
       poisoned: settled.kind !== 'reply' || escaped,
       groups: control.groups,
+      marker,
       crash,
       console: guard.console(),
     };

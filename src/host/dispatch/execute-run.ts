@@ -110,8 +110,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       : watch.timedOut() && settled.kind === 'reply'
         ? timeoutFailure(context, true)
         : judge(settled, context);
+    // An output cap is an ordinary failure; an RSS kill that was a guess among several runs
+    // may have hit an innocent tag, so neither counts against the breaker.
     const crash =
-      fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
+      fault && fault.code !== 'output-limit-exceeded' && fault.uncertain !== true
+        ? fault.detail
+        : escaped
+          ? result.problem?.detail
+          : undefined;
     return {
       result,
       poisoned: settled.kind !== 'reply' || escaped,

@@ -9,6 +9,8 @@ import type { RunStream } from '../ports/run-stream.js';
 export interface RunFault {
   readonly code: 'executor-unresponsive' | 'memory-limit-exceeded' | 'output-limit-exceeded';
   readonly detail: string;
+  /** True when the host could not be sure this run caused it (an RSS kill with other runs in flight): not a crash of its tag. */
+  readonly uncertain?: boolean;
 }
 
 /** The limits one run is held to. */
@@ -78,7 +80,12 @@ export function guardRun(options: {
   const unwatch = memory.add({
     footprint: () => footprint,
     silentFor: () => heartbeat.silentFor(),
-    kill: (detail) => kill({ code: 'memory-limit-exceeded', detail }),
+    kill: (detail, certain) =>
+      kill(
+        certain
+          ? { code: 'memory-limit-exceeded', detail }
+          : { code: 'memory-limit-exceeded', detail, uncertain: true },
+      ),
   });
 
   return {

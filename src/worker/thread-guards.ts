@@ -3,12 +3,12 @@ import { guardChildProcesses } from './child-process-guard.js';
 import { createRefusal, type Report } from './guard-kit.js';
 import { trackOwnProcesses, type OwnProcesses } from './own-processes.js';
 import { guardSignals } from './signal-guard.js';
-import { banWorkerThreads } from './thread-ban.js';
+import { banThreads } from './thread-ban.js';
 
 /**
  * Installs every guard an executor or hook thread holds a leaf to, before any leaf code runs:
  * children start detached, marked and reported (child-process-guard), signals reach only the
- * run's own processes (signal-guard), no nested thread (thread-ban), and — last, since the
+ * run's own processes (signal-guard), no nested thread or BroadcastChannel (thread-ban), and — last, since the
  * others need a binding first — no inspector session and no internal binding (binding-ban). A
  * refusal throws a `forbidden` PlurnkExecsError in the leaf and goes to `report`; a child's
  * process group goes to `reportGroup`. Returns the thread's own-process ledger: the task
@@ -23,7 +23,7 @@ export function installThreadGuards(options: {
   const own = trackOwnProcesses(options.threadMarker);
   guardChildProcesses(own, options.reportGroup);
   guardSignals(own, refuse);
-  banWorkerThreads(options.report);
+  banThreads(refuse);
   banInternalBindings(refuse);
   return own;
 }

@@ -68,6 +68,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     'signals-past-the-guard',
     ['signals-past-the-guard.example', 'signals-past-the-guard.result', 'signals-past-the-guard.violations'],
   ],
+  ['broadcasts', ['broadcasts.example', 'broadcasts.result', 'broadcasts.violations']],
   ['lies-about-memory', ['lies-about-memory.example'], ['lies-about-memory.signal']],
   ['leaves-children', ['leaves-children.processes']],
   ['retains-state', ['retains-state.state']],

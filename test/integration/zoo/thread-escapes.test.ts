@@ -14,7 +14,7 @@ describe('the zoo: reaching out of the thread', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'reaches-main-thread', 'signals-past-the-guard'),
+      packageDirs: zooDirs('healthy', 'reaches-main-thread', 'signals-past-the-guard', 'broadcasts'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -81,6 +81,18 @@ describe('the zoo: reaching out of the thread', () => {
       });
       expect(out.channels.out!.text).toBe('before the fault, own child ended by SIGTERM');
       expect(out.violations).toEqual([]);
+    });
+  });
+
+  describe('L: BroadcastChannel', () => {
+    it.each([
+      ['send', 'the global'],
+      ['listen', 'the node:worker_threads'],
+    ])('refuses %s (%s class): no run reads another thread', async (body) => {
+      const { refusal } = await refused('broadcasts', body);
+      expect(refusal).toBe(
+        `new BroadcastChannel("zoo"): a leaf may not talk to other threads — another tag's or another run's ${FORBIDDEN}`,
+      );
     });
   });
 });

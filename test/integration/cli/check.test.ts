@@ -69,6 +69,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     ['signals-past-the-guard.example', 'signals-past-the-guard.result', 'signals-past-the-guard.violations'],
   ],
   ['broadcasts', ['broadcasts.example', 'broadcasts.result', 'broadcasts.violations']],
+  [
+    'turns-process-knobs',
+    ['turns-process-knobs.example', 'turns-process-knobs.result', 'turns-process-knobs.violations'],
+  ],
   ['lies-about-memory', ['lies-about-memory.example'], ['lies-about-memory.signal']],
   ['leaves-children', ['leaves-children.processes']],
   ['retains-state', ['retains-state.state']],

@@ -14,7 +14,13 @@ describe('the zoo: reaching out of the thread', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'reaches-main-thread', 'signals-past-the-guard', 'broadcasts'),
+      packageDirs: zooDirs(
+        'healthy',
+        'reaches-main-thread',
+        'signals-past-the-guard',
+        'broadcasts',
+        'turns-process-knobs',
+      ),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -93,6 +99,21 @@ describe('the zoo: reaching out of the thread', () => {
       expect(refusal).toBe(
         `new BroadcastChannel("zoo"): a leaf may not talk to other threads — another tag's or another run's ${FORBIDDEN}`,
       );
+    });
+  });
+
+  describe('O: process-wide knobs', () => {
+    const KNOB = `a leaf may not turn a knob of the process it shares with the host ${FORBIDDEN}`;
+    it.each([
+      ['priority', `os.setPriority(${process.pid}, …): that is the host process`],
+      ['v8-flags', 'v8.setFlagsFromString("--no-trace-gc"): V8 flags are the whole process’s'],
+      ['stdin', 'process.stdin: stdin is the host operator’s'],
+      ['open-stdin', 'fs.openSync("/dev/stdin"): that path opens the host’s stdin, stdout or stderr again'],
+      ['close-stdin', 'fs.closeSync(0): fds 0–2 are the host’s stdin, stdout and stderr'],
+      ['report', 'process.report.getReport(): a report holds the host process’s environment and secrets'],
+    ])('refuses %s', async (knob, start) => {
+      const { refusal } = await refused('turns-process-knobs', knob);
+      expect(refusal).toBe(`${start}; ${KNOB}`);
     });
   });
 });

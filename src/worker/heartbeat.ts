@@ -1,4 +1,5 @@
 import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.js';
+import { wasmBytesOutsideExternal } from './wasm-memories.js';
 
 // Captured when this module loads, before any leaf code: a leaf that replaces
 // process.memoryUsage (to hide its Buffers) or the timers (to silence its heartbeat) changes
@@ -15,8 +16,9 @@ const stop = clearInterval;
  * the host calls unresponsive. The memory is this isolate's own (a worker's
  * `process.memoryUsage()` counts its heap and external memory apart from other threads),
  * which is how Buffers, ArrayBuffers and WebAssembly memories that `resourceLimits` does not
- * cap become visible to the host. It is read through the real `process.memoryUsage`, whatever
- * the leaf put in its place.
+ * cap become visible to the host. V8 leaves some WebAssembly memories out of `external` (all of
+ * them from Node 26 on): the thread's census of them is added (see wasm-memories). It is read
+ * through the real `process.memoryUsage`, whatever the leaf put in its place.
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
   const beat = () => send({ type: 'heartbeat', memory: readMemory() });
@@ -26,5 +28,5 @@ export function startHeartbeat(send: (message: WorkerControlMessage) => void, ev
 
 function readMemory(): MemoryReport {
   const { heapUsed, external, arrayBuffers } = memoryUsage();
-  return { heapUsed, external, arrayBuffers };
+  return { heapUsed, external: external + wasmBytesOutsideExternal(), arrayBuffers };
 }

@@ -22,6 +22,7 @@ import { proxySinks } from './sink-proxy.js';
 import { installThreadGuards } from './thread-guards.js';
 import { onProcessGroup } from '../author/process-groups.js';
 import { newRunMarker } from '../runtime/run-marker.js';
+import { watchWasmMemories } from './wasm-memories.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
@@ -32,8 +33,9 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the env watch, and thread-guards.ts: children, signals, threads, process knobs,
- * bindings) are installed before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * handling, the env watch, the WebAssembly memory census, and thread-guards.ts: children,
+ * signals, threads, process knobs, bindings) are installed before the leaf starts loading, so
+ * they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
@@ -54,6 +56,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` },
     }),
   );
+  watchWasmMemories();
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);

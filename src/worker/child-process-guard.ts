@@ -13,6 +13,8 @@ interface HandleSpawnOptions {
 }
 
 type ChildProcessModule = typeof import('node:child_process');
+/** Node 26's spawn flag for `detached`. */
+const DETACHED = 1;
 type SyncResult = { pid?: number; status: number | null; stdout: unknown; stderr: unknown; error?: Error };
 
 /**
@@ -32,20 +34,34 @@ type SyncResult = { pid?: number; status: number | null; stdout: unknown; stderr
 export function guardChildProcesses(own: OwnProcesses, report: (pgid: number) => void): void {
   const childProcess = require('node:child_process') as ChildProcessModule;
   const handle = (new childProcess.ChildProcess() as unknown as { _handle: object })._handle;
-  const handleProto = Object.getPrototypeOf(handle) as { spawn: (this: object, options: unknown) => number };
-  const spawnHandle = handleProto.spawn;
-  const callSpawnHandle = Function.prototype.call.bind(spawnHandle) as (self: object, options: unknown) => number;
+  const handleProto = Object.getPrototypeOf(handle) as { spawn: (this: object, ...args: unknown[]) => number };
+  const callSpawnHandle = Function.prototype.call.bind(handleProto.spawn) as (
+    self: object,
+    ...args: unknown[]
+  ) => number;
   const env = process.env;
   const started = (pid: number) => {
     own.adopt(pid);
     report(pid);
   };
-  function spawn(this: object, options: unknown): number {
-    const safe =
-      options !== null && typeof options === 'object'
-        ? handleOptions(options as HandleSpawnOptions & Record<string, unknown>, own.marker(), env)
-        : options;
-    const error = callSpawnHandle(this, safe);
+  // Node up to 24 passes one options object; Node 26 passes (file, args, cwd, envPairs, stdio,
+  // flags, uid, gid), where flag 1 is `detached`.
+  function spawn(this: object, ...args: unknown[]): number {
+    const marker = own.marker();
+    const error =
+      args.length > 1 || typeof args[0] !== 'object' || args[0] === null
+        ? callSpawnHandle(
+            this,
+            args[0],
+            args[1],
+            args[2],
+            markedEnvPairs(args[3], marker, env),
+            safeStdio(args[4]),
+            +(args[5] as number) | 0 | DETACHED,
+            args[6],
+            args[7],
+          )
+        : callSpawnHandle(this, handleOptions(args[0] as HandleSpawnOptions & Record<string, unknown>, marker, env));
     const pid = (this as { pid?: unknown }).pid;
     if (error === 0 && typeof pid === 'number' && pid > 1) started(pid);
     return error;
@@ -90,22 +106,37 @@ export function guardChildProcesses(own: OwnProcesses, report: (pgid: number) =>
 }
 
 /**
- * The options the handle's native spawn reads, each read once into a fresh object (a leaf that
- * calls the handle itself may pass getters), detached, marked, and with stdin never the host's.
- * Written with index loops and captured intrinsics: a leaf that patched Array.prototype.push
- * must not drop the marker.
+ * The options the handle's native spawn reads (Node up to 24), each read once into a fresh
+ * object (a leaf that calls the handle itself may pass getters), detached, marked, and with
+ * stdin never the host's. Written with index loops and captured intrinsics: a leaf that
+ * patched Array.prototype.push must not drop the marker.
  */
 function handleOptions(
   options: HandleSpawnOptions & Record<string, unknown>,
   marker: string,
   env: NodeJS.ProcessEnv,
 ): object {
+  return {
+    file: options.file,
+    args: options.args,
+    cwd: options.cwd,
+    envPairs: markedEnvPairs(options.envPairs, marker, env),
+    uid: options.uid,
+    gid: options.gid,
+    detached: true,
+    stdio: safeStdio(options.stdio),
+    windowsHide: options.windowsHide,
+    windowsVerbatimArguments: options.windowsVerbatimArguments,
+  };
+}
+
+/** The child's environment: the given pairs (or the thread's env) without any marker, plus the task's. */
+function markedEnvPairs(source: unknown, marker: string, env: NodeJS.ProcessEnv): unknown[] {
   const prefix = `${RUN_MARKER}=`;
-  const source = options.envPairs;
   const pairs: unknown[] = [];
   if (isArray(source)) {
     for (let i = 0; i < source.length; i++) {
-      const pair = source[i];
+      const pair: unknown = source[i];
       if (typeof pair !== 'string' || !stringStartsWith(pair, prefix)) pairs[pairs.length] = pair;
     }
   } else {
@@ -113,23 +144,16 @@ function handleOptions(
     for (let i = 0; i < keys.length; i++) pairs[pairs.length] = `${keys[i]}=${env[keys[i]!]}`;
   }
   pairs[pairs.length] = `${prefix}${marker}`;
-  const given = options.stdio;
+  return pairs;
+}
+
+/** A copy of the stdio entries in which the child's stdin is never the host's (fd 0 or inherit ⇒ ignore). */
+function safeStdio(given: unknown): unknown[] {
   const stdio: unknown[] = [];
   if (isArray(given)) for (let i = 0; i < given.length; i++) stdio[i] = given[i];
   const stdin = stdio[0] as { type?: unknown; fd?: unknown } | undefined;
   if (stdin?.type === 'inherit' || (stdin?.type === 'fd' && stdin.fd === 0)) stdio[0] = { type: 'ignore' };
-  return {
-    file: options.file,
-    args: options.args,
-    cwd: options.cwd,
-    envPairs: pairs,
-    uid: options.uid,
-    gid: options.gid,
-    detached: true,
-    stdio,
-    windowsHide: options.windowsHide,
-    windowsVerbatimArguments: options.windowsVerbatimArguments,
-  };
+  return stdio;
 }
 
 /** A copy of a sync call's options with the child detached, marked, and its stdin never the host's. */

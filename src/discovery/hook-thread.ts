@@ -17,6 +17,7 @@ export type HookOutcome =
  */
 export async function callHookInThread(boot: HookBoot, timeoutMs: number): Promise<HookOutcome> {
   const marker = newRunMarker();
+  const since = Date.now();
   const outcome = await new Promise<HookOutcome>((resolve) => {
     const worker = new Worker(hookEntryPath(), { workerData: { ...boot, marker } });
     let settled = false;
@@ -34,6 +35,6 @@ export async function callHookInThread(boot: HookBoot, timeoutMs: number): Promi
   });
   // Whatever the hook started is discovery's to end: every child carries the marker (no grace: a hook's
   // processes have no work to finish). A thread blocked in execSync ends once its child is killed.
-  await sweepRunProcesses({ groups: [], marker }, 0);
+  await sweepRunProcesses({ groups: [], marker, since }, 0);
   return outcome;
 }

@@ -168,7 +168,9 @@ export class IsolatingHost implements Host {
       stream.finish(end.result.status);
       // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
       const swept =
-        end.groups.size > 0 || end.poisoned ? { groups: end.groups, marker: end.marker } : { groups: end.groups };
+        end.groups.size > 0 || end.poisoned
+          ? { groups: end.groups, marker: end.marker, since: end.since }
+          : { groups: end.groups };
       const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs);
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`

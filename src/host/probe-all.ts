@@ -63,6 +63,7 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   const handle = workers.acquire('call');
   const control = openControlPort();
   const marker = newRunMarker();
+  const since = Date.now();
   let poisoned = false;
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
@@ -90,7 +91,8 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
-    await reapGroups(control.groups, options.graceMs, control.groups.size > 0 || poisoned ? marker : undefined);
+    const swept = control.groups.size > 0 || poisoned ? marker : undefined;
+    await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }
 

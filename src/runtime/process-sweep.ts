@@ -12,6 +12,12 @@ export interface SweepTarget {
   readonly groups: Iterable<number>;
   /** The `PLURNK_EXECS_RUN` value its children carry; absent ⇒ groups (and their descendants) only. */
   readonly marker?: string;
+  /**
+   * When it began (epoch ms): a process started earlier cannot carry its marker, so its
+   * environment is not read — reading every process's costs milliseconds on the host's main
+   * thread, and a sweep runs at the end of every run that started a process.
+   */
+  readonly since?: number;
 }
 
 interface Row {
@@ -19,7 +25,14 @@ interface Row {
   readonly ppid: number;
   readonly pgrp: number;
   readonly live: boolean;
+  /** Clock ticks after boot at which it started. */
+  readonly startTicks: number;
 }
+
+/** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time on every mainstream architecture. */
+const TICKS_PER_SECOND = 100;
+/** Slack for the tick granularity and the clocks' disagreement. */
+const SINCE_SLACK_MS = 5000;
 
 /**
  * Living processes of `target`: the members of its groups, every process carrying its marker
@@ -34,11 +47,16 @@ export function findRunProcesses(target: SweepTarget): number[] {
   if (target.marker === undefined && ![...groups].some(groupHasAnyProcess)) return [];
   const table = readTable();
   const needle = target.marker === undefined ? undefined : `\0${RUN_MARKER}=${target.marker}\0`;
+  const sinceTicks = ticksAfterBoot(target.since);
   const found = new Set<number>();
   for (const row of table.values()) {
     if (!row.live || row.pid === process.pid) continue;
     if (groups.has(row.pgrp)) found.add(row.pid);
-    else if (needle !== undefined && `\0${read(`/proc/${row.pid}/environ`) ?? ''}`.includes(needle)) {
+    else if (
+      needle !== undefined &&
+      row.startTicks >= sinceTicks &&
+      `\0${read(`/proc/${row.pid}/environ`) ?? ''}`.includes(needle)
+    ) {
       found.add(row.pid);
       if (row.pgrp > 1 && row.pgrp !== self?.pgrp) groups.add(row.pgrp);
     }
@@ -132,7 +150,23 @@ function readRow(pid: number): Row | undefined {
   if (text === undefined) return undefined;
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0] ?? '';
-  return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), live: state !== 'Z' && state !== 'X' };
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    live: state !== 'Z' && state !== 'X',
+    startTicks: Number(fields[19]),
+  };
+}
+
+let bootEpochMs: number | undefined;
+
+/** `since` (epoch ms, less the slack) in clock ticks after boot; 0 (every process) when unknown. */
+function ticksAfterBoot(since: number | undefined): number {
+  if (since === undefined) return 0;
+  bootEpochMs ??= Number(/^btime (\d+)$/m.exec(read('/proc/stat') ?? '')?.[1] ?? NaN) * 1000;
+  const ticks = Math.floor(((since - SINCE_SLACK_MS - bootEpochMs) / 1000) * TICKS_PER_SECOND);
+  return Number.isFinite(ticks) && ticks > 0 ? ticks : 0;
 }
 
 function ancestorsOfThisProcess(table: Map<number, Row>): number[] {

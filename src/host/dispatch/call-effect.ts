@@ -28,6 +28,7 @@ export async function callEffect(
   const { timeoutMs, closing } = options;
   const control = openControlPort();
   const marker = newRunMarker();
+  const since = Date.now();
   let poisoned = false;
   try {
     // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
@@ -64,6 +65,7 @@ export async function callEffect(
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();
-    await reapGroups(control.groups, options.graceMs, control.groups.size > 0 || poisoned ? marker : undefined);
+    const swept = control.groups.size > 0 || poisoned ? marker : undefined;
+    await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }

@@ -39,6 +39,8 @@ export interface RunEnd {
   readonly groups: ReadonlySet<number>;
   /** The `PLURNK_EXECS_RUN` value every child the run started carries. */
   readonly marker: string;
+  /** When the run was posted (epoch ms): none of its processes is older. */
+  readonly since: number;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -68,6 +70,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   });
   const control = openControlPort((message) => guard.onMessage(message));
   const marker = newRunMarker();
+  const since = Date.now();
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -123,6 +126,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       poisoned: settled.kind !== 'reply' || escaped,
       groups: control.groups,
       marker,
+      since,
       crash,
       console: guard.console(),
     };

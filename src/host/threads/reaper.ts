@@ -22,8 +22,18 @@ export function reapRun(target: SweepTarget, graceMs: number): Promise<Reaped> {
   return sweepRunProcesses(target, graceMs);
 }
 
-/** {@link reapRun} for groups (and a marker), resolving with the pids that survived SIGKILL. */
-export async function reapGroups(pgids: Iterable<number>, graceMs: number, marker?: string): Promise<number[]> {
-  const { survivors } = await reapRun(marker === undefined ? { groups: pgids } : { groups: pgids, marker }, graceMs);
+/**
+ * {@link reapRun} for groups (and a marker, whose processes cannot have started before
+ * `since`, epoch ms), resolving with the pids that survived SIGKILL.
+ */
+export async function reapGroups(
+  pgids: Iterable<number>,
+  graceMs: number,
+  marker?: string,
+  since?: number,
+): Promise<number[]> {
+  const target =
+    marker === undefined ? { groups: pgids } : { groups: pgids, marker, ...(since === undefined ? {} : { since }) };
+  const { survivors } = await reapRun(target, graceMs);
   return survivors;
 }

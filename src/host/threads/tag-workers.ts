@@ -127,7 +127,8 @@ export class TagWorkers {
         await handle.terminate();
       } finally {
         const groups = handle.takeStrayGroups();
-        await reapGroups(groups, this.graceMs, sweep || groups.length > 0 ? handle.marker : undefined);
+        const marker = sweep || groups.length > 0 ? handle.marker : undefined;
+        await reapGroups(groups, this.graceMs, marker, handle.startedAt);
       }
     })().catch(() => {
       // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.

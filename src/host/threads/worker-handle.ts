@@ -31,6 +31,8 @@ export class WorkerHandle {
   readonly threadId: number;
   /** The `PLURNK_EXECS_RUN` value of children the thread starts outside any task (at import, in its constructor, from a stray timer). */
   readonly marker = newRunMarker();
+  /** When the thread was started (epoch ms): nothing it started is older. */
+  readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */

@@ -141,6 +141,8 @@ async function run(
   const args: ExecArgs = {
     runtime: request.runtime,
     body: request.body,
+    // The early-1.x name of the body, for leaves that still read it.
+    command: request.body,
     cwd: request.cwd,
     target: request.target,
     ...(request.env === undefined ? {} : { env: { ...request.env } }),

@@ -57,7 +57,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
         throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
       const answer: unknown = sinks.interact
         ? await sinks.interact(parsed.output)
-        : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
+        : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
       const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
       if (!resolution.success) {
         throw refuse(

@@ -166,7 +166,7 @@ describe('plurnk-execs check (the command)', () => {
     );
     expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAIL$/);
     expect(stdout).toContain(
-      'run-throws example: https://plurnk.dev/problems/exec/executor-threw: run() threw: RangeError: run-throws gave up',
+      'run-throws example: https://problems.plurnk.xyz/scheme/exec/executor-threw: run() threw: RangeError: run-throws gave up',
     );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
     expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');

@@ -105,8 +105,8 @@ describe('plurnk-execs exec', () => {
     const { code, stderr } = await runCli(['exec', 'sh', 'exit 3']);
     expect(code).toBe(3);
     expect(stderr).toContain('── sh 500');
-    expect(stderr).toContain('problem: Nonzero exit (https://plurnk.dev/problems/sh/nonzero-exit)');
-    expect(stderr).toContain('  detail: sh exited with code 3');
+    expect(stderr).toContain('problem: Nonzero exit (https://problems.plurnk.xyz/executor/subprocess/nonzero-exit)');
+    expect(stderr).toContain("  detail: 'sh' exited with code 3.");
   });
 
   it('labels the lines of other channels', async () => {

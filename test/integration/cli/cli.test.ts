@@ -248,6 +248,6 @@ describe('plurnk-execs doc, help and version', () => {
   it('prints the package version', async () => {
     const { code, stdout } = await runCli(['--version']);
     expect(code).toBe(0);
-    expect(stdout).toBe('0.1.0\n');
+    expect(stdout).toBe('1.5.0\n');
   });
 });

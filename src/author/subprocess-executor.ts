@@ -115,7 +115,14 @@ export class SubprocessExecutor extends BaseExecutor {
 
 /** The 499 `cancelled` failure. */
 function cancelled(runtime: string, detail: string, exitCode: number): ExecResult {
-  return Results.failure(OWNER, 'cancelled', 499, detail, { exitCode }, { runtime, stage: 'execution', retryable: false });
+  return Results.failure(
+    OWNER,
+    'cancelled',
+    499,
+    detail,
+    { exitCode },
+    { runtime, stage: 'execution', retryable: false },
+  );
 }
 
 /** Spawns the recipe, streams its output, and settles once the process group leader is done. */

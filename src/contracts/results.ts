@@ -42,7 +42,7 @@ export const Results = {
     try {
       type = problemType(owner, code);
     } catch (error) {
-      throw new RangeError(`Results.failure: ${(error as Error).message}`);
+      throw new RangeError(`Results.failure: ${(error as Error).message}`, { cause: error });
     }
     const problem: ProblemDetails = { ...extensions, type, title: humaniseCode(code), status, detail };
     return { ...fields, status, problem };

@@ -6,7 +6,9 @@ import { checkPackage } from '../../src/check/index.js';
 import { createHost, type Host } from '../../src/host/index.js';
 
 /** The fixture leaf, laid out as installed, and the 1.x-style source it was compiled from. */
-const LEAF_DIR = fileURLToPath(new URL('../../fixtures/compat/node_modules/@acme/plurnk-execs-legacy', import.meta.url));
+const LEAF_DIR = fileURLToPath(
+  new URL('../../fixtures/compat/node_modules/@acme/plurnk-execs-legacy', import.meta.url),
+);
 const SOURCE = fileURLToPath(new URL('./legacy-leaf.source.ts', import.meta.url));
 
 /** Type-checks and emits the 1.x source with this package's TypeScript, as a leaf's build would. */
@@ -34,7 +36,8 @@ describe('a leaf written against 1.x', () => {
     const { diagnostics, js } = compileSource();
     expect(diagnostics).toEqual([]);
     expect(js).toBe(readFileSync(`${LEAF_DIR}/dist/index.js`, 'utf8'));
-  });
+    // A whole-program type-check with @types/node: seconds on a loaded machine.
+  }, 120_000);
 
   describe('through createHost', () => {
     let host: Host;

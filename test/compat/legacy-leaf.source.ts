@@ -51,17 +51,27 @@ export default class Legacy extends SubprocessExecutor {
     if (words.length > MAX_NUMBERS) {
       setState('results', 'errored');
       const detail = `at most ${MAX_NUMBERS} numbers; received ${words.length}`;
-      return { status: 422, problem: { type: 'https://acme.example/problems/too-many', title: 'Too many', status: 422, detail } };
+      return {
+        status: 422,
+        problem: { type: 'https://acme.example/problems/too-many', title: 'Too many', status: 422, detail },
+      };
     }
     let numbers: bigint[];
     try {
       numbers = words.map((word) => BigInt(word));
     } catch (err) {
       setState('results', 'errored');
-      return Results.failure(OWNER, 'not-a-number', 400, ErrorDetail.preview(err, limit), {}, {
-        errorCode: (err as NodeJS.ErrnoException).code,
-        stage: 'input-validation',
-      });
+      return Results.failure(
+        OWNER,
+        'not-a-number',
+        400,
+        ErrorDetail.preview(err, limit),
+        {},
+        {
+          errorCode: (err as NodeJS.ErrnoException).code,
+          stage: 'input-validation',
+        },
+      );
     }
     const answer = await interact({
       toolName: 'legacy-confirm',

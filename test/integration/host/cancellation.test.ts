@@ -91,7 +91,10 @@ describe('cancellation across the thread', () => {
     const pgid = Number((await seen).trim());
     controller.abort();
     const out = await running;
-    expect(out.result).toMatchObject({ status: 499, problem: { type: 'https://problems.plurnk.xyz/executor/subprocess/cancelled' } });
+    expect(out.result).toMatchObject({
+      status: 499,
+      problem: { type: 'https://problems.plurnk.xyz/executor/subprocess/cancelled' },
+    });
     expect(survivors(pgid)).toEqual([]);
   });
 

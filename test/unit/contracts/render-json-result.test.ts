@@ -30,7 +30,9 @@ describe('renderJsonResult', () => {
   });
 
   it('refuses undefined and other values without JSON, saying it must serialize to a JSON value', () => {
-    expect(() => renderJsonResult(undefined)).toThrow(new TypeError('renderJsonResult: the value (undefined) must serialize to a JSON value'));
+    expect(() => renderJsonResult(undefined)).toThrow(
+      new TypeError('renderJsonResult: the value (undefined) must serialize to a JSON value'),
+    );
     expect(() => renderJsonResult(() => 1)).toThrow(/must serialize to a JSON value/);
     expect(() => renderJsonResult(1, () => undefined)).toThrow(/must serialize to a JSON value/);
   });

@@ -22,7 +22,10 @@ describe('validateResult', () => {
     ['a problem with an instance', { status: 400, problem: { ...problem(400), instance: 'sh:///1/2/3' } }],
     ['what Results.failure builds', Results.failure('executor:subprocess', 'spawn-failed', 500, 'no such binary')],
     ['a field of the scheme’s own (1.x)', { status: 200, output: 'x', rows: [{ a: 1 }] }],
-    ['a problem type that is any absolute URI (1.x)', { status: 500, problem: { ...problem(500), type: 'urn:acme:oops' } }],
+    [
+      'a problem type that is any absolute URI (1.x)',
+      { status: 500, problem: { ...problem(500), type: 'urn:acme:oops' } },
+    ],
     [
       'an extension left undefined (1.x errorCode: err.code)',
       { status: 500, problem: { ...problem(500), errorCode: undefined } },

@@ -115,7 +115,8 @@ export class JqExecutor extends BaseExecutor {
     const message = unbindMessage(stderr, bound.prefix);
     if (exitCode === 0) {
       // debug, stderr and warnings: transient observations, not failures.
-      if (message !== '') args.emit({
+      if (message !== '')
+        args.emit({
           source: 'executor:jq',
           kind: 'jq_stderr',
           level: 'info',

@@ -25,7 +25,8 @@ const MEMORY = ':memory:';
 const OWNER = 'executor:sqlite';
 
 /** A BigInt reaches the results as its decimal string, as 1.x renders it. */
-const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+const bigintAsString = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? value.toString() : value;
 
 /**
  * The `sqlite` tag: one SQL statement per run through sql.js (SQLite compiled to WebAssembly).

@@ -24,7 +24,8 @@ const TAGS = ['wat', 'wasm'];
 const OWNER = 'executor:wasm';
 
 /** A BigInt reaches the results as its decimal string, as 1.x renders it. */
-const bigintAsString = (_key: string, value: unknown): unknown => (typeof value === 'bigint' ? value.toString() : value);
+const bigintAsString = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? value.toString() : value;
 
 /**
  * The `wat` and `wasm` tags: a WebAssembly module from the body (wat text, or base64 of a

@@ -4,7 +4,7 @@
 // extra result fields, an undefined Problem extension and a Problem type of its own.
 // leaf.test.ts type-checks it with this package's tsc; its compiled form is the fixture's index.js
 // (npx tsc test/compat/legacy-leaf.source.ts --module nodenext --moduleResolution nodenext --target es2022
-// --types node --skipLibCheck --rootDir test/compat --outDir <tmp>, then copy it to dist/index.js).
+// --types node --skipLibCheck --rootDir test/compat --outDir <tmp>, then copy it to lib/index.js).
 import {
   CommandSyntaxError,
   ERROR_DETAIL_LIMIT,

@@ -64,6 +64,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],
   ['child-escapes-setsid', ['child-escapes-setsid.processes']],
+  ['hijacks-sink-port', ['hijacks-sink-port.violations']],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],

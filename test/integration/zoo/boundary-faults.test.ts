@@ -1,0 +1,51 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+// Faults at the thread boundary itself: a leaf that speaks on its ports in ways the protocol
+// has no words for. None may reach the host's main thread, crash the host, or touch another run.
+describe('the zoo: the thread boundary', () => {
+  let host: Host;
+  const hostErrors = watchHostErrors();
+  beforeAll(async () => {
+    process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
+    host = await createHost({
+      packageDirs: zooDirs('healthy', 'hijacks-sink-port'),
+      breaker: { crashes: 1000 },
+      limits: { graceMs: 300 },
+    });
+  });
+  afterEach(() => expect(hostErrors.errors).toEqual([]));
+  afterAll(async () => {
+    await host.close();
+    delete process.env.ZOO_HOST_SECRET;
+    hostErrors.dispose();
+  });
+
+  it('serves only the sink calls of the contract: every comlink message with a hostile path is dropped and recorded', async () => {
+    const out = await expectContained(host, {
+      runtime: 'hijacks-sink-port',
+      status: 200,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    // Nothing ran on the host's main thread, nothing was polluted, nothing was overwritten.
+    expect((globalThis as { zooSinkPortPwned?: unknown }).zooSinkPortPwned).toBeUndefined();
+    expect(({} as { zooPolluted?: unknown }).zooPolluted).toBeUndefined();
+    expect(out.channels.out!.text).toBe('before the fault, contained');
+    const dropped = out.violations.filter((v) => v.startsWith('sink port: dropped a message that is no sink call: '));
+    expect(dropped.map((v) => /"type":"(\w+)"/.exec(v)?.[1])).toEqual([
+      'GET',
+      'SET',
+      'SET',
+      'APPLY',
+      'CONSTRUCT',
+      'ENDPOINT',
+      'RELEASE',
+    ]);
+    expect(out.violations).toHaveLength(dropped.length);
+    // Later runs of every tag still work, sinks and all.
+    const again = await host.exec({ runtime: 'hijacks-sink-port', body: 'ok' });
+    expect(again.channels.out!.text).toBe('ok');
+  });
+});

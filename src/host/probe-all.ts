@@ -11,6 +11,7 @@ import { openControlPort } from './ports/control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
+import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
@@ -102,13 +103,14 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
       return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
     return unavailable(`probe threw: ${describeError(reply.error)}`);
   }
-  const report = reply.value as ProbeReport;
+  // The reply crossed from the thread unvalidated: read its fields only from an object.
+  const report = (typeof reply.value === 'object' && reply.value !== null ? reply.value : {}) as Partial<ProbeReport>;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
   if (!channels.success)
     return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
     return unavailable(
-      `the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`,
+      `the executor's defaultChannel ${describeLeafValue(report.defaultChannel)} is not a declared channel`,
     );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);

@@ -19,7 +19,7 @@ export function describeLeafValue(value: unknown, maxChars = DESCRIBE_MAX_CHARS)
   } catch {
     text = `a ${typeof value}`;
   }
-  return text.length > maxChars ? `${text.slice(0, Math.max(0, maxChars - 1))}…` : text;
+  return clipText(text, maxChars);
 }
 
 /** Renders `value` with at most about `budget` characters of output. */
@@ -67,4 +67,9 @@ function render(value: unknown, depth: number, seen: Set<object>, budget: number
   }
   seen.delete(object);
   return Array.isArray(object) ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+/** `text` cut to at most `maxChars` characters, with `…` where it was cut. */
+export function clipText(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, Math.max(0, maxChars - 1))}…` : text;
 }

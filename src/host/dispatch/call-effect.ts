@@ -4,6 +4,7 @@ import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
 import { withDeadline } from '../../runtime/deadline.js';
+import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { LOAD_TIMEOUT_MS } from '../host-options.js';
 import { reapGroups } from '../threads/reaper.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
@@ -49,7 +50,7 @@ export async function callEffect(
     return {
       ok: false,
       code: 'executor-invalid-result',
-      detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`,
+      detail: `effect() returned ${describeLeafValue(reply.value)}, not 'pure', 'read' or 'host'`,
       poisoned: false,
     };
   } catch (error) {

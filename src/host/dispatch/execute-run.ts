@@ -2,6 +2,7 @@ import { ErrorDetail } from '../../contracts/error-detail.js';
 import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
@@ -63,7 +64,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     memory: context.memory,
     interrupt: () => watch.interrupt(),
   });
-  const control = openControlPort((message) => guard.onMessage(message));
+  const control = openControlPort(
+    (message) => guard.onMessage(message),
+    (error) => stream.violate(`the host's control port listener failed: ${describeThrow(error)}`),
+  );
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,

@@ -8,6 +8,8 @@ import {
 import { NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
+import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
 
 /** How many violations a run keeps verbatim; the rest are counted. */
@@ -52,10 +54,10 @@ export class RunStream {
     const output = this.accepting('write', channel);
     if (!output) return;
     if (typeof chunk !== 'string')
-      return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
+      return this.violate(`write to ${channel as string}: chunk must be a string, received ${typeof chunk}`);
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(
-        `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
+        `write to ${channel as string}: mimetype must be a non-empty string, received ${describeLeafValue(mimetype)}`,
       );
     }
     const text = this.withinBudget(chunk);
@@ -75,12 +77,10 @@ export class RunStream {
     if (!output) return;
     const parsed = v.safeParse(ChannelStateSchema, state);
     if (!parsed.success)
-      return this.violate(
-        `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
-      );
+      return this.violate(`setState on ${channel as string}: ${describeLeafValue(state)} is not a channel state`);
     if (!isLegalTransition(output.state, parsed.output)) {
       return this.violate(
-        `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
+        `setState on ${channel as string}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
       );
     }
     this.applyState(channel as string, output, parsed.output);
@@ -127,7 +127,7 @@ export class RunStream {
     if (this.sealed) return void this.violate(`${sink} after run() settled`);
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
       return void this.violate(
-        `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
+        `${sink} to undeclared channel ${describeLeafValue(channel)} (declared: ${Object.keys(this.channels).join(', ')})`,
       );
     }
     const output = this.channels[channel]!;
@@ -146,9 +146,7 @@ export class RunStream {
     try {
       call();
     } catch (error) {
-      this.violate(
-        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.violate(`the embedding service's ${sink} sink threw: ${describeThrow(error)}`);
     }
   }
 }

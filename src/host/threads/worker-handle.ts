@@ -2,6 +2,8 @@ import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../../contracts/protocol.js';
 import { openControlPort } from '../ports/control-port.js';
+import { clipText } from '../../runtime/describe-leaf-value.js';
+import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
@@ -62,16 +64,31 @@ export class WorkerHandle {
       void this.terminate();
     };
     // The 'error' event (before 'exit') says why: out of memory, or an error in the thread itself.
-    thread.once('error', (error: unknown) => crashed(describeThreadError(error)));
-    thread.once('exit', (code) => crashed(`the worker thread exited with code ${code}`));
+    // No listener may throw: a throw here would reach the host process's last-resort handler.
+    thread.once(
+      'error',
+      guardListener((error: unknown) => crashed(describeThreadError(error))),
+    );
+    thread.once(
+      'exit',
+      guardListener((code: number) => crashed(`the worker thread exited with code ${code}`)),
+    );
     // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
-    this.pool.on('error', (error: unknown) => crashed(describeThreadError(error)));
-    this.pool.on('message', (message: unknown) => {
-      if (!isWorkerControlMessage(message)) return;
-      if (message.type === 'process-group') this.strayGroups.add(message.pgid);
-      else if (message.type === 'fault')
-        crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
-    });
+    this.pool.on(
+      'error',
+      guardListener((error: unknown) => crashed(describeThreadError(error))),
+    );
+    this.pool.on(
+      'message',
+      guardListener((message: unknown) => {
+        if (!isWorkerControlMessage(message)) return;
+        if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+        else if (message.type === 'fault')
+          crashed(
+            `an error escaped the leaf between calls: ${clipText(`${message.error.name}: ${message.error.message}`, 1024)}`,
+          );
+      }),
+    );
   }
 
   /** Why the thread is gone, or undefined while it lives. */
@@ -130,5 +147,5 @@ export class WorkerHandle {
 function describeThreadError(error: unknown): string {
   if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
     return 'the worker thread ran out of JS heap (limits.heapMb) and died';
-  return `the worker thread failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  return `the worker thread failed: ${describeThrow(error)}`;
 }

@@ -65,6 +65,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],
   ['child-escapes-setsid', ['child-escapes-setsid.processes']],
   ['hijacks-sink-port', ['hijacks-sink-port.violations']],
+  [
+    'sends-unserializable-values',
+    ['sends-unserializable-values.undeclaredChannels', 'sends-unserializable-values.violations'],
+  ],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],

@@ -10,7 +10,7 @@ describe('the zoo: the thread boundary', () => {
   beforeAll(async () => {
     process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'hijacks-sink-port'),
+      packageDirs: zooDirs('healthy', 'hijacks-sink-port', 'sends-unserializable-values'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -47,5 +47,24 @@ describe('the zoo: the thread boundary', () => {
     // Later runs of every tag still work, sinks and all.
     const again = await host.exec({ runtime: 'hijacks-sink-port', body: 'ok' });
     expect(again.channels.out!.text).toBe('ok');
+  });
+
+  it('describes BigInts and cyclic objects a leaf hands its sinks, boundedly, and records each as a violation', async () => {
+    const out = await expectContained(host, {
+      runtime: 'sends-unserializable-values',
+      status: 200,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.channels.out!.text).toBe('before the fault, after');
+    expect(out.violations).toEqual([
+      'setState on out: 10n is not a channel state',
+      'write to out: mimetype must be a non-empty string, received {"name":"cyclic","self":[cycle]}',
+      'write to undeclared channel {"name":"cyclic","self":[cycle]} (declared: out)',
+      'setState to undeclared channel 10n (declared: out)',
+      expect.stringMatching(/^emit: invalid notice \(/),
+      expect.stringMatching(/^emit: invalid notice \(message: /),
+      expect.stringMatching(/^interact: invalid request \(/),
+    ]);
   });
 });

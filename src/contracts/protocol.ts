@@ -82,6 +82,27 @@ export type TaskReply =
   | { readonly ok: true; readonly value: unknown; readonly threadId: number }
   | { readonly ok: false; readonly stage: FailureStage; readonly error: SerializedError; readonly threadId: number };
 
+const SerializedErrorSchema = v.object({
+  name: v.string(),
+  message: v.string(),
+  code: v.optional(v.string()),
+  stack: v.optional(v.string()),
+});
+
+/**
+ * Schema of {@link TaskReply}: what the host accepts as a task's answer. A thread's reply is
+ * hostile input like any message (a leaf can forge one on the port its reply goes out on).
+ */
+export const TaskReplySchema = v.variant('ok', [
+  v.object({ ok: v.literal(true), value: v.optional(v.unknown()), threadId: v.number() }),
+  v.object({
+    ok: v.literal(false),
+    stage: v.picklist(['load', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
+    error: SerializedErrorSchema,
+    threadId: v.number(),
+  }),
+]);
+
 /** What a probe task answers: the executor's declaration and its verdict, unvalidated. */
 export interface ProbeReport {
   readonly channels: unknown;

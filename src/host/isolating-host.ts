@@ -131,6 +131,7 @@ export class IsolatingHost implements Host {
     const handle = booted.workers.acquire('run');
     let ranRun = false;
     let poisoned = false;
+    let groups: ReadonlySet<number> = new Set();
     try {
       const call = await callEffect(handle, admission.target, this.effectOptions());
       if (this.closing.signal.aborted)
@@ -140,6 +141,10 @@ export class IsolatingHost implements Host {
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
       }
       const stream = new RunStream(booted.boot.channels!, request.sinks);
+      // The thread counts as used, and as suspect, from the moment the run is posted: whatever
+      // happens in the await, it is never handed to another run under 'each-run'.
+      ranRun = true;
+      poisoned = true;
       const end = await executeRun({
         handle,
         request: {
@@ -160,14 +165,15 @@ export class IsolatingHost implements Host {
         limits: this.options,
         memory: this.memory,
       });
-      ranRun = true;
       poisoned = end.poisoned;
+      groups = end.groups;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
       const reapedProcesses = countLiveProcesses(end.groups);
-      await reapGroups(end.groups, this.options.graceMs);
+      // A group the host may not signal (EPERM) must not make exec() reject.
+      await reapGroups(end.groups, this.options.graceMs).catch(() => []);
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
@@ -183,6 +189,8 @@ export class IsolatingHost implements Host {
       };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
+      // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
+      await reapGroups(groups, this.options.graceMs).catch(() => {});
     }
   }
 

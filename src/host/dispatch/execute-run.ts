@@ -11,7 +11,7 @@ import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import type { WorkerHandle } from '../threads/worker-handle.js';
+import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -54,7 +54,7 @@ type Settled =
  * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
  * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
  * thread terminated; a thread that stops answering or outgrows its memory is terminated at
- * once. A limit the run broke decides its result, whatever the leaf answered.
+ * once. A limit the run broke decides its result, whatever the leaf answered. Never rejects.
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
@@ -119,6 +119,18 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       crash,
       console: guard.console(),
     };
+  } catch (error) {
+    // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
+    const detail = `the host could not judge the run: ${describeThrow(error)}`;
+    stream.violate(detail);
+    void handle.terminate(detail);
+    return {
+      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.limit)),
+      poisoned: true,
+      groups: control.groups,
+      crash: undefined,
+      console: guard.console(),
+    };
   } finally {
     guard.dispose();
     watch.dispose();
@@ -155,6 +167,8 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
       );
     case 'died':
+      if (settled.error instanceof MalformedReplyError)
+        return hostFailure('executor-invalid-result', bound(settled.error.message));
       if (isOutOfMemory(settled.error)) {
         return hostFailure(
           'memory-limit-exceeded',

@@ -69,6 +69,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     'sends-unserializable-values',
     ['sends-unserializable-values.undeclaredChannels', 'sends-unserializable-values.violations'],
   ],
+  ['forges-task-reply', ['forges-task-reply.example', 'forges-task-reply.result', 'forges-task-reply.processes']],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],

@@ -10,7 +10,7 @@ describe('the zoo: the thread boundary', () => {
   beforeAll(async () => {
     process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'hijacks-sink-port', 'sends-unserializable-values'),
+      packageDirs: zooDirs('healthy', 'hijacks-sink-port', 'sends-unserializable-values', 'forges-task-reply'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
     });
@@ -66,5 +66,18 @@ describe('the zoo: the thread boundary', () => {
       expect.stringMatching(/^emit: invalid notice \(message: /),
       expect.stringMatching(/^interact: invalid request \(/),
     ]);
+  });
+
+  it('validates the task reply: a forged one fails the run 500, retires its thread and reaps its child', async () => {
+    const out = await expectContained(host, {
+      runtime: 'forges-task-reply',
+      problem: 'exec/executor-invalid-result',
+      status: 500,
+      kept: 'before the fault',
+      // A thread that served a run never serves another: the next run is its thread's first.
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem?.detail).toMatch(/^the worker thread answered a malformed task reply \(/);
+    expect(out.containment?.reapedProcesses).toBe(1);
   });
 });

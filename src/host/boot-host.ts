@@ -49,6 +49,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   }
   const boots = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
+    loadTimeoutMs: resolved.loadTimeoutMs,
     graceMs: resolved.graceMs,
     limit,
     onProbe: resolved.onProbe,

@@ -11,11 +11,11 @@ import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultR
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
 /**
- * How long a thread may take to import and construct its leaf before a probe or effect call
- * gives up on it. Apart from the probe timeout so that a loaded machine starting many threads
- * at once does not fail fast probes.
+ * Default of `loadTimeoutMs`: how long a thread may take to start, import and construct its
+ * leaf before a probe, an effect() call or a run gives up on it. Apart from the probe timeout
+ * so that a loaded machine starting many threads at once does not fail fast probes.
  */
-export const LOAD_TIMEOUT_MS = 15_000;
+export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -26,6 +26,7 @@ export const HostOptionsSchema = v.strictObject({
   packageDirs: v.optional(v.array(v.string())),
   env: v.optional(v.record(v.string(), v.optional(v.string()))),
   probeTimeoutMs: v.optional(PositiveMs),
+  loadTimeoutMs: v.optional(PositiveMs),
   defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
   recycle: v.optional(
     v.union([
@@ -60,6 +61,7 @@ export const HostOptionsSchema = v.strictObject({
 /** The host's own options with defaults filled in. */
 export interface ResolvedHostOptions {
   probeTimeoutMs: number;
+  loadTimeoutMs: number;
   defaultRuntime: string | undefined;
   recycle: RecyclePolicy;
   heapMb: number;
@@ -83,10 +85,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? 'each-run',
     heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,

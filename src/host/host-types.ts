@@ -19,6 +19,11 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** How long one tag's `probe()` may take at boot. Default 3000. */
   probeTimeoutMs?: number;
+  /**
+   * How long a thread may take to start, import and construct its leaf before a probe, an
+   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
+   */
+  loadTimeoutMs?: number;
   /** A tag that must be registered and available, or boot fails naming it. */
   defaultRuntime?: string;
   /** When a thread that ran a run is replaced. Default `'each-run'`. */

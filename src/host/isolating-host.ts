@@ -208,7 +208,12 @@ export class IsolatingHost implements Host {
 
   /** effect() is bounded like a probe: it must be cheap. */
   private effectOptions() {
-    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
+    return {
+      timeoutMs: this.options.probeTimeoutMs,
+      loadTimeoutMs: this.options.loadTimeoutMs,
+      graceMs: this.options.graceMs,
+      closing: this.closing.signal,
+    };
   }
 
   private assertOpen(): void {

@@ -8,7 +8,6 @@ import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './ports/control-port.js';
-import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
 import { describeLeafValue } from '../runtime/describe-leaf-value.js';
@@ -27,6 +26,8 @@ export interface TagBoot {
 /** Timing and bounds of boot probes. */
 export interface ProbeOptions {
   readonly probeTimeoutMs: number;
+  /** How long the leaf may take to load before the probe starts. */
+  readonly loadTimeoutMs: number;
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
   readonly limit: number;
@@ -56,7 +57,7 @@ export async function probeAll(
 /**
  * Loads the leaf in one of the tag's threads and probes it. The timeout starts when `probe()`
  * starts in the thread, so thread start-up and import on a busy machine do not count against
- * it (loading has its own, longer bound). A probe that rejects, overruns or returns nonsense
+ * it (loading has its own bound, `loadTimeoutMs`). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
@@ -69,8 +70,8 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), {
-      milliseconds: LOAD_TIMEOUT_MS,
-      message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+      milliseconds: options.loadTimeoutMs,
+      message: `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
     });
     const reply = await pTimeout(task, {
       milliseconds: options.probeTimeoutMs,

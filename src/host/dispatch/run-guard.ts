@@ -1,6 +1,5 @@
 import type { WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
-import { LOAD_TIMEOUT_MS } from '../host-options.js';
 import type { RunContainment } from '../host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
 import type { RunStream } from '../ports/run-stream.js';
@@ -18,6 +17,8 @@ export interface RunLimits {
   readonly externalMb: number;
   readonly heartbeatMs: number;
   readonly unresponsiveMs: number;
+  /** How long the thread may take to acknowledge the run (a leaf still loading). */
+  readonly loadTimeoutMs: number;
 }
 
 /** The host's watch over one run in one thread. */
@@ -70,7 +71,7 @@ export function guardRun(options: {
   };
   stream.capOutput(limits.outputBytes, overflow);
   const heartbeat = watchHeartbeat({
-    ackMs: Math.max(LOAD_TIMEOUT_MS, limits.unresponsiveMs),
+    ackMs: limits.loadTimeoutMs,
     unresponsiveMs: limits.unresponsiveMs,
     checkEveryMs: limits.heartbeatMs,
     onSilent: (detail) => kill({ code: 'executor-unresponsive', detail }),

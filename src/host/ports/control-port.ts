@@ -54,6 +54,11 @@ export function openControlPort(
     }
   }, onThrow);
   port1.on('message', receive);
+  // A report the host cannot deserialize (nested too deep for its stack) is no report; say so rather than drop it silently.
+  port1.on(
+    'messageerror',
+    guardListener((error: unknown) => onThrow?.(error)),
+  );
   const drain = guardListener(() => takeQueued(port1, receive), onThrow);
   return {
     workerPort: port2,

@@ -146,7 +146,9 @@ export class RunStream {
     try {
       call();
     } catch (error) {
-      this.violate(`the embedding service's ${sink} sink threw: ${describeThrow(error)}`);
+      this.violate(
+        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : describeThrow(error)}`,
+      );
     }
   }
 }

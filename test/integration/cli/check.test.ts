@@ -70,6 +70,8 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
     ['sends-unserializable-values.undeclaredChannels', 'sends-unserializable-values.violations'],
   ],
   ['forges-task-reply', ['forges-task-reply.example', 'forges-task-reply.result', 'forges-task-reply.processes']],
+  ['resolves-deep-result', ['resolves-deep-result.example', 'resolves-deep-result.result']],
+  ['spins-at-import', ['spins-at-import.probe']],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],

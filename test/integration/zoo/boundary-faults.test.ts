@@ -10,9 +10,16 @@ describe('the zoo: the thread boundary', () => {
   beforeAll(async () => {
     process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
     host = await createHost({
-      packageDirs: zooDirs('healthy', 'hijacks-sink-port', 'sends-unserializable-values', 'forges-task-reply'),
+      packageDirs: zooDirs(
+        'healthy',
+        'hijacks-sink-port',
+        'sends-unserializable-values',
+        'forges-task-reply',
+        'resolves-deep-result',
+      ),
       breaker: { crashes: 1000 },
-      limits: { graceMs: 300 },
+      // A dropped reply would wait this long; the fault must be judged long before.
+      limits: { graceMs: 300, unresponsiveMs: 120_000 },
     });
   });
   afterEach(() => expect(hostErrors.errors).toEqual([]));
@@ -79,5 +86,43 @@ describe('the zoo: the thread boundary', () => {
     });
     expect(out.result.problem?.detail).toMatch(/^the worker thread answered a malformed task reply \(/);
     expect(out.containment?.reapedProcesses).toBe(1);
+  });
+
+  it('refuses a result nested deeper than the host can deserialize at once: 500 executor-invalid-result', async () => {
+    const out = await expectContained(host, {
+      runtime: 'resolves-deep-result',
+      problem: 'exec/executor-invalid-result',
+      status: 500,
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem?.detail).toBe(
+      "run() resolved a value that cannot cross the thread: RangeError: the value nests more than 256 levels deep; the host's main thread cannot read it",
+    );
+  });
+});
+
+describe('the zoo: a leaf that never loads', () => {
+  const hostErrors = watchHostErrors();
+  afterAll(() => hostErrors.dispose());
+
+  it('gives up on a module that spins at import after loadTimeoutMs, the one stated load bound', async () => {
+    const host = await createHost({
+      packageDirs: zooDirs('healthy', 'spins-at-import'),
+      probeTimeoutMs: 3000,
+      loadTimeoutMs: 4000,
+    });
+    try {
+      expect(host.availability('spins-at-import')).toMatchObject({
+        available: false,
+        detail: 'the leaf did not load within loadTimeoutMs 4000ms',
+      });
+      const out = await host.exec({ runtime: 'spins-at-import', body: 'ok' });
+      expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-unavailable');
+      expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
+    } finally {
+      await host.close();
+    }
+    expect(hostErrors.errors).toEqual([]);
   });
 });

@@ -23,6 +23,8 @@ export interface WorkerLimits {
   readonly outputBytes: number;
   /** How much `console.*` / stdout / stderr text the thread keeps for its report. */
   readonly consoleBytes: number;
+  /** Bytes of notices one run may emit (see `measureNotice`); later ones are dropped before they are posted. */
+  readonly noticeBytes?: number;
 }
 
 /** Defaults of {@link WorkerLimits}; the host's `limits` options default to the same values. */

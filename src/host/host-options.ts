@@ -5,7 +5,15 @@ import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
-import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultRssMb } from './limit-defaults.js';
+import {
+  DEFAULT_EXTERNAL_MB,
+  DEFAULT_HEAP_MB,
+  DEFAULT_NOTICE_BYTES,
+  DEFAULT_PROBLEM_BYTES,
+  DEFAULT_UNRESPONSIVE_MS,
+  DEFAULT_VIOLATION_BYTES,
+  defaultRssMb,
+} from './limit-defaults.js';
 
 /** Default time one probe may take at boot. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
@@ -50,6 +58,9 @@ export const HostOptionsSchema = v.strictObject({
       externalMb: v.optional(PositiveInteger),
       rssMb: v.optional(PositiveInteger),
       outputBytes: v.optional(PositiveInteger),
+      noticeBytes: v.optional(PositiveInteger),
+      problemBytes: v.optional(PositiveInteger),
+      violationBytes: v.optional(PositiveInteger),
       consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
       heartbeatMs: v.optional(PositiveMs),
@@ -68,6 +79,9 @@ export interface ResolvedHostOptions {
   externalMb: number;
   rssMb: number;
   outputBytes: number;
+  noticeBytes: number;
+  problemBytes: number;
+  violationBytes: number;
   consoleBytes: number;
   graceMs: number;
   heartbeatMs: number;
@@ -96,6 +110,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
     rssMb: limits?.rssMb ?? defaultRssMb(),
     outputBytes: limits?.outputBytes ?? DEFAULT_WORKER_LIMITS.outputBytes,
+    noticeBytes: limits?.noticeBytes ?? DEFAULT_NOTICE_BYTES,
+    problemBytes: limits?.problemBytes ?? DEFAULT_PROBLEM_BYTES,
+    violationBytes: limits?.violationBytes ?? DEFAULT_VIOLATION_BYTES,
     consoleBytes: limits?.consoleBytes ?? DEFAULT_WORKER_LIMITS.consoleBytes,
     graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
     heartbeatMs: limits?.heartbeatMs ?? DEFAULT_WORKER_LIMITS.heartbeatMs,

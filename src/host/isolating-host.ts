@@ -140,7 +140,7 @@ export class IsolatingHost implements Host {
         poisoned = call.poisoned;
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
       }
-      const stream = new RunStream(booted.boot.channels!, request.sinks);
+      const stream = new RunStream(booted.boot.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
       // happens in the await, it is never handed to another run under 'each-run'.
       ranRun = true;

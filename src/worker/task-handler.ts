@@ -16,7 +16,7 @@ import { captureConsole, type ConsoleCapture } from './console-capture.js';
 import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
-import { capWrites } from './output-cap.js';
+import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { guardProcessKill } from './signal-guard.js';
@@ -152,6 +152,7 @@ async function run(
     write: capWrites(proxied.sinks.write, outputBytes, () =>
       control.send({ type: 'output-limit', limitBytes: outputBytes }),
     ),
+    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes ?? Infinity, violate),
   };
   const timersAtStart = countPendingTimers();
   try {

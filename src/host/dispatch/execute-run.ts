@@ -180,11 +180,11 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
       );
     case 'reply':
-      return judgeReply(settled.reply, bound);
+      return judgeReply(settled.reply, bound, context.limits.problemBytes);
   }
 }
 
-function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResult {
+function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBytes: number): ExecResult {
   if (!reply.ok) {
     if (reply.stage === 'reply')
       return hostFailure(
@@ -200,7 +200,16 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResu
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);
-  if (validation.ok) return validation.result;
+  if (validation.ok) {
+    const problem = validation.result.problem;
+    // Validated plain JSON: serializing it cannot throw. Detail and extensions both count.
+    const size = problem === undefined ? 0 : Buffer.byteLength(JSON.stringify(problem), 'utf8');
+    if (size <= problemBytes) return validation.result;
+    return hostFailure(
+      'executor-invalid-result',
+      `run() resolved a Problem of ${size} bytes (detail and extensions), over limits.problemBytes ${problemBytes}`,
+    );
+  }
   return hostFailure(
     'executor-invalid-result',
     bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),

@@ -132,7 +132,8 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     }
     const call = message as readonly unknown[];
     handlers[name]!(call);
-    if (name !== 'write') return name === 'setState' || name === 'emit';
+    if (name === 'emit') return isSmallNotice(call[1]);
+    if (name !== 'write') return name === 'setState';
     if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
     return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
   };
@@ -165,6 +166,12 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
 function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
   if (channel === undefined) return stream.violate('a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
+}
+
+/** A notice cheap enough to take the next queued message after it: a short message and no data. */
+function isSmallNotice(notice: unknown): boolean {
+  const { message, data } = (notice ?? {}) as { message?: unknown; data?: unknown };
+  return typeof message === 'string' && message.length <= SMALL_WRITE && data === undefined;
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

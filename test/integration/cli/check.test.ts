@@ -72,6 +72,17 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['forges-task-reply', ['forges-task-reply.example', 'forges-task-reply.result', 'forges-task-reply.processes']],
   ['resolves-deep-result', ['resolves-deep-result.example', 'resolves-deep-result.result']],
   ['spins-at-import', ['spins-at-import.probe']],
+  [
+    'oversized-leaf-values',
+    [
+      'oversized-leaf-values.example',
+      'oversized-leaf-values.result',
+      'oversized-leaf-values.undeclaredChannels',
+      'oversized-leaf-values.violations',
+    ],
+    // It moves megabytes through its ports: on a loaded machine an aborted run may outlast the 300 ms grace.
+    ['oversized-leaf-values.signal'],
+  ],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],

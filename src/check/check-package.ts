@@ -48,6 +48,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
     error: manifest.error ?? null,
     disabledByDefault: [...manifest.disabledByDefault],
+    notices: (manifest.discovery?.notices ?? []).map((notice) => notice.message),
   };
   return {
     schema: 'plurnk-execs/check@1',

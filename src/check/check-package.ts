@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
+import { DEFAULT_LOAD_TIMEOUT_MS } from '../host/host-options.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
@@ -17,6 +18,8 @@ export interface CheckOptions {
   graceMs?: number;
   /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
   probeTimeoutMs?: number;
+  /** How long a thread may take to load the leaf (import and constructor) (ms). Default 15 000. */
+  loadTimeoutMs?: number;
 }
 
 /**
@@ -43,7 +46,12 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const tags =
     manifest.discovery === undefined
       ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
-      : await checkRuntimes(manifest.discovery, { timeoutMs, graceMs, probeTimeoutMs });
+      : await checkRuntimes(manifest.discovery, {
+          timeoutMs,
+          graceMs,
+          probeTimeoutMs,
+          loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+        });
   const discovery = {
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
     error: manifest.error ?? null,
@@ -68,6 +76,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
 async function checkRuntimes(discovery: Discovery, options: Required<CheckOptions>): Promise<TagCheck[]> {
   const host = await bootHost(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
+    loadTimeoutMs: options.loadTimeoutMs,
     recycle: { afterRuns: 2 },
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },

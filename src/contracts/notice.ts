@@ -33,3 +33,18 @@ export const ClientInteractionResolutionSchema = v.strictObject({
 });
 /** How the client answered an interaction. */
 export type ClientInteractionResolution = v.InferOutput<typeof ClientInteractionResolutionSchema>;
+
+/**
+ * The bytes a notice counts against a run's notice budget: its message and its data as JSON
+ * (UTF-8). Both sides of the thread count the same way. Never throws: a value that cannot be
+ * measured counts as 0 here and is refused by the host's validation.
+ */
+export function measureNotice(notice: unknown): number {
+  try {
+    const { message, data } = notice as { message?: unknown; data?: unknown };
+    const text = typeof message === 'string' ? message : '';
+    return Buffer.byteLength(text, 'utf8') + (data === undefined ? 0 : Buffer.byteLength(JSON.stringify(data), 'utf8'));
+  } catch {
+    return 0;
+  }
+}

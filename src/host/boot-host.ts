@@ -38,6 +38,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     heartbeatMs: resolved.heartbeatMs,
     outputBytes: resolved.outputBytes,
     consoleBytes: resolved.consoleBytes,
+    noticeBytes: resolved.noticeBytes,
   };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
@@ -50,6 +51,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   }
   const boots = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
+    loadTimeoutMs: resolved.loadTimeoutMs,
     graceMs: resolved.graceMs,
     limit,
     onProbe: resolved.onProbe,

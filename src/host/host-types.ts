@@ -19,6 +19,11 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** How long one tag's `probe()` may take at boot. Default 3000. */
   probeTimeoutMs?: number;
+  /**
+   * How long a thread may take to start, import and construct its leaf before a probe, an
+   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
+   */
+  loadTimeoutMs?: number;
   /** A tag that must be registered and available, or boot fails naming it. */
   defaultRuntime?: string;
   /** When a thread that ran a run is replaced. Default `'each-run'`. */
@@ -39,6 +44,12 @@ export interface HostOptions {
     rssMb?: number;
     /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
     outputBytes?: number;
+    /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
+    noticeBytes?: number;
+    /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
+    problemBytes?: number;
+    /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
+    violationBytes?: number;
     /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
     consoleBytes?: number;
     /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */

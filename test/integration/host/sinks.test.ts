@@ -3,7 +3,7 @@ import { bootHost, type Host } from '../../../src/host/index.js';
 import type { ChannelState, ClientInteractionRequest } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
-// Sinks are comlink proxies over a MessagePort per run; these prove ordering, the flush
+// Sinks are proxied over a MessagePort per run; these prove ordering, the flush
 // barrier, the round-trips to the embedding service, and the host's refusals.
 describe('run sinks across the thread', () => {
   let host: Host;

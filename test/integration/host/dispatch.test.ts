@@ -96,9 +96,13 @@ describe('dispatch', () => {
     expect(echoed(withTarget).effects).toEqual([join(scratch, 'data.txt')]);
   });
 
+  // The echo leaf records every effect() call in its thread's module state and reports them
+  // on its next run; a thread used only for a call is kept and handed to the next run.
   it("answers host.effect from the tag's thread", async () => {
     expect(await host.effect('echo', null)).toBe('pure');
     expect(await host.effect('echo', 'anything')).toBe('read');
+    const out = await host.exec({ runtime: 'echo', body: 'b' });
+    expect(echoed(out).effects).toEqual([null, 'anything', null]);
   });
 
   it('passes a file:// path target on as a local path', async () => {

@@ -65,8 +65,10 @@ describe('TagWorkers', () => {
     const tag = open('never');
     const handle = tag.acquire('run');
     await tag.release(handle, { ranRun: true, poisoned: true });
-    expect(handle.deathReason).toBeDefined();
+    expect(handle.deathReason).toBe('the host retired the worker thread');
+    expect(tag.snapshot()).toMatchObject({ available: [expect.any(Number)], busy: [] });
     expect(tag.snapshot().available).not.toContain(handle.threadId);
+    await expect(handle.post({ kind: 'probe' } as never, [])).rejects.toThrow('the host retired the worker thread');
   });
 
   it('terminates every thread on close and refuses to hand out more', async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter, until } from '../../helpers/processes.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
@@ -56,7 +57,10 @@ describe('plurnk-execs probe', () => {
       available: true,
       detail: 'jq-1.8.2 (jq-wasm)',
     });
-    expect(row('deno')).toMatchObject({ available: false, detail: 'deno not on PATH (install: npm install -g deno)' });
+    for (const tag of ['deno', 'bun', 'ruby']) {
+      if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
+      else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
+    }
   });
 
   it('prints a table with the boot total', async () => {

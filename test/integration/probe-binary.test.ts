@@ -1,9 +1,9 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor } from '../../src/index.js';
 import { survivorsAfter, until } from '../helpers/processes.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 class WithBinary extends SubprocessExecutor {
   constructor(private readonly bin: string) {
@@ -56,7 +56,7 @@ describe('SubprocessExecutor.probe', () => {
   });
 
   it('reaps a probe that hangs when its signal is aborted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'execs-probe-'));
+    const dir = scratchDir('execs-probe');
     const script = join(dir, 'hangs');
     writeFileSync(script, '#!/bin/sh\nsleep 1000 &\nsleep 1000\n');
     chmodSync(script, 0o755);

@@ -1,10 +1,10 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
 import { survivorsAfter, until } from '../helpers/processes.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const sh = new SubprocessExecutor({ runtime: 'sh', glyph: '$' });
 
@@ -69,7 +69,7 @@ describe('SubprocessExecutor', () => {
   });
 
   it('runs in the given cwd and refuses one that does not exist', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'execs-cwd-')));
+    const dir = scratchDir('execs-cwd');
     const ok = runSh('pwd', { cwd: dir });
     expect((await ok.done).status).toBe(200);
     expect(ok.recording.text('stdout')).toBe(`${dir}\n`);
@@ -110,7 +110,7 @@ describe('SubprocessExecutor', () => {
     expect((await done).status).toBe(200);
     expect(recording.text('stdout')).toBe('HELLO FROM STDIN');
 
-    const dir = mkdtempSync(join(tmpdir(), 'execs-py-'));
+    const dir = scratchDir('execs-py');
     writeFileSync(join(dir, 'echo.py'), 'import sys\nprint(sys.stdin.read().upper())\n');
     const python = new SubprocessExecutor({ runtime: 'python', glyph: '' });
     const run = recordingArgs({ runtime: 'python', body: 'abc', target: 'echo.py', cwd: dir });

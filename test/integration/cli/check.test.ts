@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkPackage, type CheckReport } from '../../../src/check/index.js';
@@ -7,6 +6,7 @@ import { fixture } from '../../helpers/discovery-fixtures.js';
 import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { REPO, runCli } from '../../helpers/run-cli.js';
 import { zooDirs } from '../../helpers/zoo.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 /** What failed in a report: `discovery`, and `<tag>.<part>` for every failed part of a tag. */
 function failures(report: CheckReport): string[] {
@@ -189,7 +189,7 @@ describe('plurnk-execs check (the command)', () => {
   });
 
   it('says so when the directory holds no exec package, and exits 1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'check-not-a-leaf-'));
+    const dir = scratchDir('check-not-a-leaf');
     writeFileSync(join(dir, 'package.json'), '{"name":"plain"}');
     const { code, stderr } = await runCli(['check', dir]);
     expect(code).toBe(1);

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter, until } from '../../helpers/processes.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const BUILT_IN = [
   'sh',
@@ -31,7 +31,7 @@ const BUILT_IN = [
 
 /** A project directory whose node_modules holds the named host fixtures. */
 function projectWith(fixtures: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'execs-cli-'));
+  const dir = scratchDir('execs-cli');
   mkdirSync(join(dir, 'node_modules'));
   for (const name of fixtures) symlinkSync(join(HOST_FIXTURES, name), join(dir, 'node_modules', name));
   return dir;
@@ -114,7 +114,7 @@ describe('plurnk-execs exec', () => {
   });
 
   it('labels the lines of other channels', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'execs-cli-jq-'));
+    const dir = scratchDir('execs-cli-jq');
     writeFileSync(join(dir, 'in.json'), '{"a":[1,2]}');
     const { code, stdout } = await runCli(['exec', 'jq', '.a[]', '--target', 'in.json', '--cwd', dir]);
     expect(code).toBe(0);

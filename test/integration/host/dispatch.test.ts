@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
-import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // Dispatch in the consumer's order: registry (501), availability (501), invocation buckets
 // (400), target realization, then effect() exactly once in the thread that runs.
@@ -130,17 +130,15 @@ describe('dispatch', () => {
   });
 
   it('rejects a malformed request with invalid-request naming the field', async () => {
-    const error = await host.exec({ runtime: 'echo', body: 42 } as never).catch((e: unknown) => e);
-    expect(isPlurnkExecsError(error, 'invalid-request')).toBe(true);
-    expect((error as Error).message).toMatch(/body/);
-    const typo = await host.exec({ runtime: 'echo', body: 'x', timeout: 5 } as never).catch((e: unknown) => e);
-    expect((typo as Error).message).toMatch(/timeout/);
+    const error = await namedError(host.exec({ runtime: 'echo', body: 42 } as never), 'invalid-request');
+    expect(error.message).toMatch(/body/);
+    const typo = await namedError(host.exec({ runtime: 'echo', body: 'x', timeout: 5 } as never), 'invalid-request');
+    expect(typo.message).toMatch(/timeout/);
   });
 
   it('rejects host.effect for a tag it cannot serve with runtime-unavailable', async () => {
     for (const tag of ['absent', 'fortran', 'cobol']) {
-      const error = await host.effect(tag, null).catch((e: unknown) => e);
-      expect(isPlurnkExecsError(error, 'runtime-unavailable')).toBe(true);
+      await namedError(host.effect(tag, null), 'runtime-unavailable');
     }
   });
 });

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { join } from 'node:path';
+import { problemCode } from '../../../src/index.js';
 import type { BaseExecutor, ChannelState, ExecArgs, ExecResult, Notice, RuntimeDecl } from '../../../src/index.js';
 import { recordingArgs } from '../../helpers/recording-args.js';
 
@@ -138,5 +139,5 @@ export async function runInProcess(executor: BaseExecutor, tag: string, fields: 
 
 /** The Problem code of a result (the last segment of its `type`), or undefined on success. */
 export function problemCodeOf(result: ExecResult): string | undefined {
-  return result.problem?.type.slice(result.problem.type.lastIndexOf('/') + 1);
+  return result.problem === undefined ? undefined : problemCode(result.problem.type);
 }

@@ -2,9 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { checkInvocationBuckets, isPlurnkExecsError, RuntimeDeclSchema } from '../../../src/index.js';
+import { checkInvocationBuckets, RuntimeDeclSchema } from '../../../src/index.js';
 import { isInstalled, skipReason } from '../../helpers/interpreters.js';
 import { executorClass, executorFor, LEAVES, LEAVES_DIR, leafPackage, runTag, TAGS } from './leaf-harness.js';
+import { namedError } from '../../helpers/named-error.js';
 
 const TAG_NAMES = [...TAGS.keys()];
 
@@ -50,13 +51,7 @@ describe('built-in leaf packages', () => {
     const Executor = await executorClass(pkg.name);
     for (const decl of pkg.plurnk.runtimes)
       expect(new Executor({ runtime: decl.name, glyph: decl.glyph ?? '' }).runtime).toBe(decl.name);
-    let thrown: unknown;
-    try {
-      new Executor({ runtime: 'not-declared', glyph: '' });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(isPlurnkExecsError(thrown, 'invalid-declaration')).toBe(true);
+    namedError(() => new Executor({ runtime: 'not-declared', glyph: '' }), 'invalid-declaration');
   });
 });
 

@@ -2,7 +2,8 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor } from '../../src/index.js';
-import { survivorsAfter, until } from '../helpers/processes.js';
+import { until } from '../helpers/processes.js';
+import { survivorsAfter } from '../helpers/survivors.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 class WithBinary extends SubprocessExecutor {

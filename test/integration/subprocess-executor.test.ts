@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
-import { survivorsAfter, until } from '../helpers/processes.js';
+import { until } from '../helpers/processes.js';
+import { survivorsAfter } from '../helpers/survivors.js';
 import { scratchDir } from '../helpers/scratch.js';
 
 const sh = new SubprocessExecutor({ runtime: 'sh', glyph: '$' });

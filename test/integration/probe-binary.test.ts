@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor } from '../../src/index.js';
-import { until } from '../helpers/processes.js';
+import { handshake } from '../helpers/handshake.js';
 import { survivorsAfter } from '../helpers/survivors.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -16,10 +16,16 @@ class WithBinary extends SubprocessExecutor {
 }
 
 let groups: number[] = [];
+/** Resolves with the first group a probe reports: the handshake that it started. */
+let firstGroup = handshake<number>();
 let unsubscribe: () => void;
 beforeEach(() => {
   groups = [];
-  unsubscribe = onProcessGroup((pgid) => groups.push(pgid));
+  firstGroup = handshake<number>();
+  unsubscribe = onProcessGroup((pgid) => {
+    groups.push(pgid);
+    firstGroup.resolve(pgid);
+  });
 });
 afterEach(() => {
   unsubscribe();
@@ -63,7 +69,7 @@ describe('SubprocessExecutor.probe', () => {
     chmodSync(script, 0o755);
     const controller = new AbortController();
     const verdict = new WithBinary(script).probe(controller.signal);
-    await until(() => groups.length === 1, 'the probe to start');
+    await firstGroup.promise;
     controller.abort();
     expect(await verdict).toEqual({ available: false, detail: `probe of ${script} was cancelled` });
     expect(await survivorsAfter(groups)).toEqual([]);

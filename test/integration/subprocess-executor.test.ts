@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
-import { until } from '../helpers/processes.js';
 import { survivorsAfter } from '../helpers/survivors.js';
 import { scratchDir } from '../helpers/scratch.js';
 
@@ -128,7 +127,7 @@ describe('SubprocessExecutor', () => {
   it('streams output while the process runs, and an abort mid-run settles 499 with no survivor', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh('echo started; sleep 1000 & sleep 1000', { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'started\n', 'the first line');
+    await recording.seen('stdout', 'started\n');
     controller.abort();
     const result = await done;
     expect(result.status).toBe(499);
@@ -142,7 +141,7 @@ describe('SubprocessExecutor', () => {
     const controller = new AbortController();
     const body = "trap 'echo got-hup' HUP; trap 'echo got-usr1; exit 7' USR1; echo ready; while :; do sleep 0.05; done";
     const { recording, done } = runSh(body, { signal: controller.signal });
-    await until(() => recording.text('stdout').includes('ready'), 'the trap to be set');
+    await recording.seen('stdout', 'ready');
     controller.abort({ signal: 'SIGUSR1' });
     const result = await done;
     expect(result.status).toBe(499);
@@ -153,7 +152,7 @@ describe('SubprocessExecutor', () => {
   it('escalates housekeeping to SIGKILL after the grace when the group ignores SIGHUP', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh("trap '' HUP; echo ready; sleep 1000", { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'ready\n', 'the trap to be set');
+    await recording.seen('stdout', 'ready\n');
     controller.abort({ housekeeping: true, graceMs: 200 });
     const result = await done;
     expect(result.status).toBe(499);

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
-import { until } from '../../helpers/processes.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
@@ -144,7 +143,7 @@ describe('plurnk-execs exec', () => {
 
   it('cancels the run on Ctrl-C with SIGHUP semantics and exits 130', async () => {
     const run = startCli(['exec', 'sh', 'echo $$; sleep 1000']);
-    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    await run.seen('stdout', '\n');
     run.kill('SIGINT');
     const { code, stderr } = await run.done;
     expect(code).toBe(130);
@@ -155,9 +154,9 @@ describe('plurnk-execs exec', () => {
 
   it('kills on the second Ctrl-C a run that ignores the first', async () => {
     const run = startCli(['exec', 'sh', "trap '' HUP; echo $$; sleep 1000"]);
-    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    await run.seen('stdout', '\n');
     run.kill('SIGINT');
-    await until(() => run.stderr().includes('cancelling'), 'the first interrupt');
+    await run.seen('stderr', 'cancelling');
     run.kill('SIGINT');
     const { code, stderr } = await run.done;
     expect(code).toBe(130);

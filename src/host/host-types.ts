@@ -81,6 +81,7 @@ export interface StreamAddress {
 
 /** One EXEC as the embedding service hands it to the host. */
 export interface ExecRequest {
+  /** The runtime tag; '' means the default runtime (`defaultRuntime`, else `sh`, as 1.x). */
   runtime: string;
   body: string;
   target?: string | null;
@@ -93,6 +94,11 @@ export interface ExecRequest {
   timeoutMs?: number;
   address?: StreamAddress;
   sinks?: EmbeddingSinks;
+  /**
+   * The admission fact the service already has (from `host.effect()` at proposal time): the
+   * host uses it and does not call `effect()` again. Absent ⇒ the host calls it once.
+   */
+  effect?: Effect;
 }
 
 /** One output part: consecutive writes that share a mimetype. */
@@ -158,7 +164,7 @@ export interface Host {
    * invocation for admission and for the tool documents (§executor-tool-registry).
    */
   toolRegistry(tag: string): RuntimeToolRegistry | undefined;
-  /** The admission fact of `target` for `tag`, from the tag's own thread. */
+  /** The admission fact of `target` for `tag` ('' ⇒ the default runtime), from the tag's own thread. */
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */
   exec(request: ExecRequest): Promise<ExecOutcome>;

@@ -317,10 +317,18 @@ describe('Policy and RuntimeTag as 1.x exports them (reference §1.3, §1.4)', (
 });
 
 // The fixture leaf the service test boots, read by discovery from its own node_modules.
-test('the compat fixture tree: legacy tags, a script target, one notice', async () => {
+test('the compat fixture tree: the 1.x leaf, legacy tags, a script target, one notice', async () => {
   const cwd = fileURLToPath(new URL('../../fixtures/compat', import.meta.url));
   const discovery = await discover({ cwd, env: {}, ancestors: false });
-  expect([...discovery.registry.keys()]).toEqual(['neighbour', 'oldgit', 'oldsh', 'oldglyph', 'oldscript']);
+  expect([...discovery.registry.keys()]).toEqual([
+    'legacy',
+    'legacy-sum',
+    'neighbour',
+    'oldgit',
+    'oldsh',
+    'oldglyph',
+    'oldscript',
+  ]);
   expect(discovery.registry.get('oldscript')?.invocation.target?.kind).toBe('script');
   expect(discovery.notices?.map((notice) => notice.runtimes)).toEqual([['oldgit', 'oldsh', 'oldglyph']]);
 });

@@ -36,7 +36,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', ...THREADED],
+          // test/compat: the 1.x compatibility tests boot hosts and run leaves too.
+          include: ['test/integration/**/*.test.ts', 'test/compat/**/*.test.ts', ...THREADED],
           exclude: SLOW,
           sequence: { groupOrder: 1 },
         },

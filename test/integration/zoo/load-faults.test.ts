@@ -109,7 +109,7 @@ describe('the zoo: faults before run()', () => {
       expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
       const error = await booting;
       expect(error.message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);
-      expect((error as Error).message).toMatch(message);
+      expect(error.message).toMatch(message);
       expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
     },
   );

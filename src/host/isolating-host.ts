@@ -14,7 +14,7 @@ import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { TagBoot } from './probe-all.js';
-import { reapRun } from './threads/reaper.js';
+import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 
@@ -66,7 +66,7 @@ export class IsolatingHost implements Host {
   }
 
   effect(tag: string, target: string | null): Promise<Effect> {
-    return this.track(this.classify(tag, target));
+    return this.track(this.classify(this.resolveRuntime(tag), target));
   }
 
   exec(request: ExecRequest): Promise<ExecOutcome> {
@@ -74,6 +74,7 @@ export class IsolatingHost implements Host {
     try {
       this.assertOpen();
       parsed = parseExecRequest(request);
+      parsed.runtime = this.resolveRuntime(parsed.runtime);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -131,15 +132,24 @@ export class IsolatingHost implements Host {
     const handle = booted.workers.acquire('run');
     let ranRun = false;
     let poisoned = false;
+    let groups: ReadonlySet<number> = new Set();
     try {
-      const call = await callEffect(handle, admission.target, this.effectOptions());
+      // The effect is an admission fact taken once: a service that took it at proposal time passes it.
+      const call =
+        request.effect === undefined
+          ? await callEffect(handle, admission.target, this.effectOptions())
+          : ({ ok: true, effect: request.effect } as const);
       if (this.closing.signal.aborted)
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
       }
-      const stream = new RunStream(booted.boot.channels!, request.sinks);
+      const stream = new RunStream(booted.boot.channels!, request.sinks, this.options);
+      // The thread counts as used, and as suspect, from the moment the run is posted: whatever
+      // happens in the await, it is never handed to another run under 'each-run'.
+      ranRun = true;
+      poisoned = true;
       const end = await executeRun({
         handle,
         request: {
@@ -160,8 +170,8 @@ export class IsolatingHost implements Host {
         limits: this.options,
         memory: this.memory,
       });
-      ranRun = true;
       poisoned = end.poisoned;
+      groups = end.groups;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
@@ -171,7 +181,8 @@ export class IsolatingHost implements Host {
         end.groups.size > 0 || end.poisoned
           ? { groups: end.groups, marker: end.marker, since: end.since }
           : { groups: end.groups };
-      const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs);
+      // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
+      const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs).catch(() => ({ found: 0 }));
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
@@ -187,7 +198,14 @@ export class IsolatingHost implements Host {
       };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
+      // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
+      await reapGroups(groups, this.options.graceMs).catch(() => {});
     }
+  }
+
+  /** An empty runtime means the default runtime: `defaultRuntime`, else `sh` (as 1.x). */
+  private resolveRuntime(runtime: string): string {
+    return runtime === '' ? (this.options.defaultRuntime ?? 'sh') : runtime;
   }
 
   /** The booted tag behind `host.effect`, or a named error saying why there is none. */
@@ -204,7 +222,12 @@ export class IsolatingHost implements Host {
 
   /** effect() is bounded like a probe: it must be cheap. */
   private effectOptions() {
-    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
+    return {
+      timeoutMs: this.options.probeTimeoutMs,
+      loadTimeoutMs: this.options.loadTimeoutMs,
+      graceMs: this.options.graceMs,
+      closing: this.closing.signal,
+    };
   }
 
   private assertOpen(): void {

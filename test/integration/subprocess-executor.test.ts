@@ -1,10 +1,10 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
-import { survivorsAfter, until } from '../helpers/processes.js';
+import { survivorsAfter } from '../helpers/survivors.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const sh = new SubprocessExecutor({ runtime: 'sh', glyph: '$' });
 
@@ -50,8 +50,13 @@ describe('SubprocessExecutor', () => {
     expect(result.status).toBe(500);
     expect(result.exitCode).toBe(3);
     expect(result.problem?.type).toMatch(/\/nonzero-exit$/);
-    expect(result.problem?.detail).toBe('sh exited with code 3');
-    expect(result.problem?.recovery).toMatch(/stdout and stderr/);
+    expect(result.problem).toMatchObject({
+      detail: "'sh' exited with code 3.",
+      recovery: 'Inspect the stdout and stderr channels.',
+      runtime: 'sh',
+      stage: 'execution',
+      retryable: false,
+    });
     expect(recording.text('stdout')).toBe('partial\n');
     expect(recording.text('stderr')).toBe('oops\n');
     expect(recording.state('stdout')).toBe('errored');
@@ -69,7 +74,7 @@ describe('SubprocessExecutor', () => {
   });
 
   it('runs in the given cwd and refuses one that does not exist', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'execs-cwd-')));
+    const dir = scratchDir('execs-cwd');
     const ok = runSh('pwd', { cwd: dir });
     expect((await ok.done).status).toBe(200);
     expect(ok.recording.text('stdout')).toBe(`${dir}\n`);
@@ -110,7 +115,7 @@ describe('SubprocessExecutor', () => {
     expect((await done).status).toBe(200);
     expect(recording.text('stdout')).toBe('HELLO FROM STDIN');
 
-    const dir = mkdtempSync(join(tmpdir(), 'execs-py-'));
+    const dir = scratchDir('execs-py');
     writeFileSync(join(dir, 'echo.py'), 'import sys\nprint(sys.stdin.read().upper())\n');
     const python = new SubprocessExecutor({ runtime: 'python', glyph: '' });
     const run = recordingArgs({ runtime: 'python', body: 'abc', target: 'echo.py', cwd: dir });
@@ -127,12 +132,14 @@ describe('SubprocessExecutor', () => {
   it('streams output while the process runs, and an abort mid-run settles 499 with no survivor', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh('echo started; sleep 1000 & sleep 1000', { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'started\n', 'the first line');
+    await recording.seen('stdout', 'started\n');
     controller.abort();
     const result = await done;
     expect(result.status).toBe(499);
-    expect(result.problem?.type).toMatch(/\/cancelled$/);
-    expect(result.exitCode).toBe(129);
+    expect(result.problem?.type).toBe('https://problems.plurnk.xyz/executor/subprocess/cancelled');
+    expect(result.problem?.detail).toBe("Execution of 'sh' was cancelled.");
+    // As 1.x: the leader ended by a signal has no exit code.
+    expect(result.exitCode).toBe(-1);
     expect(recording.state('stdout')).toBe('errored');
     expect(await survivorsAfter(groups)).toEqual([]);
   });
@@ -141,7 +148,7 @@ describe('SubprocessExecutor', () => {
     const controller = new AbortController();
     const body = "trap 'echo got-hup' HUP; trap 'echo got-usr1; exit 7' USR1; echo ready; while :; do sleep 0.05; done";
     const { recording, done } = runSh(body, { signal: controller.signal });
-    await until(() => recording.text('stdout').includes('ready'), 'the trap to be set');
+    await recording.seen('stdout', 'ready');
     controller.abort({ signal: 'SIGUSR1' });
     const result = await done;
     expect(result.status).toBe(499);
@@ -152,11 +159,11 @@ describe('SubprocessExecutor', () => {
   it('escalates housekeeping to SIGKILL after the grace when the group ignores SIGHUP', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh("trap '' HUP; echo ready; sleep 1000", { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'ready\n', 'the trap to be set');
+    await recording.seen('stdout', 'ready\n');
     controller.abort({ housekeeping: true, graceMs: 200 });
     const result = await done;
-    expect(result.status).toBe(499);
-    expect(result.problem?.detail).toMatch(/SIGKILL/);
+    // Settling at all proves the SIGKILL: the group ignores SIGHUP and would sleep on.
+    expect(result).toMatchObject({ status: 499, exitCode: -1 });
     expect(await survivorsAfter(groups)).toEqual([]);
   });
 
@@ -165,7 +172,11 @@ describe('SubprocessExecutor', () => {
     controller.abort();
     const { recording, done } = runSh('touch should-not-exist', { signal: controller.signal });
     const result = await done;
-    expect(result.status).toBe(499);
+    expect(result).toMatchObject({
+      status: 499,
+      exitCode: -1,
+      problem: { detail: "Execution of 'sh' was cancelled before it started.", stage: 'execution' },
+    });
     expect(result.problem?.type).toMatch(/\/cancelled$/);
     expect(groups).toEqual([]);
     expect(recording.state('stdout')).toBe('errored');
@@ -201,7 +212,12 @@ describe('SubprocessExecutor', () => {
     const result = await leaf.run(bad.args);
     expect(result).toMatchObject({ status: 400, exitCode: -1, problem: { status: 400 } });
     expect(result.problem?.type).toMatch(/\/invalid-command$/);
-    expect(result.problem?.detail).toMatch(/unterminated single quote/);
+    expect(result.problem?.detail).toBe(
+      `Could not parse the 'tok' command: unterminated single quote at offset 5 in "echo 'unterminated".`,
+    );
+    // As 1.x: tokenizeArgv gives no advice, so the Problem carries no recovery.
+    expect(result.problem).toMatchObject({ runtime: 'tok', stage: 'input-validation', retryable: false });
+    expect(result.problem).not.toHaveProperty('recovery');
     expect(groups).toEqual([]);
 
     await expect(leaf.run(recordingArgs({ runtime: 'tok', body: 'explode now' }).args)).rejects.toThrow('recipe bug');

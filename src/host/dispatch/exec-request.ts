@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { PlurnkExecsError } from '../../contracts/errors.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { EmbeddingSinks, ExecRequest, StreamAddress } from '../host-types.js';
@@ -17,6 +18,7 @@ export const ExecRequestSchema = v.strictObject({
   timeoutMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1))),
   address: v.optional(v.strictObject({ loop: Count, turn: Count, sequence: Count })),
   sinks: v.optional(v.strictObject({ write: Sink, setState: Sink, emit: Sink, interact: Sink, entry: Sink })),
+  effect: v.optional(EffectSchema),
 });
 
 /** An EXEC request checked and normalized: absent fields are null, env values are all strings. */
@@ -30,6 +32,8 @@ export interface ParsedExecRequest {
   timeoutMs: number | undefined;
   address: StreamAddress | undefined;
   sinks: EmbeddingSinks | undefined;
+  /** The admission fact the service already took (`host.effect()` at proposal), or undefined. */
+  effect: Effect | undefined;
 }
 
 /**
@@ -45,7 +49,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
       `invalid exec request: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { runtime, body, target, cwd, env, timeoutMs, address } = parsed.output;
+  const { runtime, body, target, cwd, env, timeoutMs, address, effect } = parsed.output;
   return {
     runtime,
     body,
@@ -56,6 +60,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
     timeoutMs,
     address,
     sinks: input.sinks,
+    effect,
   };
 }
 

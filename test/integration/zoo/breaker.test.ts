@@ -37,13 +37,19 @@ describe('the crash-loop breaker', () => {
     expect(degraded.effect).toBeNull();
     expect(degraded.channels).toEqual({});
     expect(degraded.result.problem).toMatchObject({
-      type: 'https://plurnk.dev/problems/exec/runtime-degraded',
+      type: 'https://problems.plurnk.xyz/scheme/exec/runtime-degraded',
       status: 503,
       lastCrash: 'the worker thread exited with code 3',
     });
     expect(degraded.result.problem?.detail).toMatch(
       /^runtime run-exits is degraded: its worker threads crashed 3 time\(s\) within the breaker window; it may run again in \d+ms\. Last crash: the worker thread exited with code 3$/,
     );
+    // retryAfterMs says, as a number, what the detail says: the rest of the cool-down.
+    const retryAfterMs = (degraded.result.problem as { retryAfterMs?: unknown }).retryAfterMs;
+    expect(retryAfterMs).toEqual(expect.any(Number));
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(600_000);
+    expect(degraded.result.problem?.detail).toContain(`it may run again in ${retryAfterMs as number}ms`);
     expect(host.availability('run-exits')).toMatchObject({
       available: true,
       degraded: { reason: 'the worker thread exited with code 3', crashes: 3 },
@@ -93,7 +99,7 @@ describe('the crash-loop breaker', () => {
       const second = await host.exec({ runtime, body: 'fault' });
       expect(host.availability(runtime)?.degraded?.reason).toBe(second.result.problem?.detail);
       expect((await host.exec({ runtime, body: 'ok' })).result.problem?.type).toBe(
-        'https://plurnk.dev/problems/exec/runtime-degraded',
+        'https://problems.plurnk.xyz/scheme/exec/runtime-degraded',
       );
     }
   });

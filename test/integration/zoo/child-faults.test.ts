@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
-import { expectContained, markedProcesses, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { survivors } from '../../helpers/survivors.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 // Children a leaf starts and never reports, by every child_process API and from every place
 // leaf code runs. Each starts detached in a group of its own, marked with its run's (or
@@ -54,6 +55,6 @@ describe('the zoo: children nobody reported', () => {
       delete process.env.ZOO_RUN;
       delete process.env.ZOO_LEAVE_CHILD_AT;
     }
-    expect(markedProcesses(marker)).toEqual([]);
+    expect(survivors({ marker })).toEqual([]);
   });
 });

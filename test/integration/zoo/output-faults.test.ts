@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { survivors } from '../../helpers/survivors.js';
 import { expectContained, recordSinks, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const CAP = 64 * 1024;
 /** The flood's repeating unit: 1 + 2 + 3 + 4 UTF-8 bytes. */
@@ -54,7 +54,7 @@ describe('the zoo: output faults', () => {
     const running = host.exec({ runtime: 'sh', body: 'echo $$; exec yes', sinks: recorder.sinks });
     const pgid = Number((await recorder.firstWrite).split('\n')[0]);
     const out = await running;
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/output-limit-exceeded');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/output-limit-exceeded');
     const text = out.channels.stdout!.text;
     expect(Buffer.byteLength(text)).toBe(CAP);
     expect(text).toBe(`${pgid}\n${'y\n'.repeat(CAP)}`.slice(0, CAP));
@@ -94,7 +94,7 @@ describe('the zoo: output faults', () => {
   });
 
   it('never prints console spam through the CLI either', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'zoo-console-'));
+    const project = scratchDir('zoo-console');
     mkdirSync(join(project, 'node_modules'));
     for (const dir of zooDirs('console-spam')) symlinkSync(dir, join(project, 'node_modules', 'zoo-console-spam'));
     const { code, stdout, stderr } = await runCli(['exec', 'console-spam', 'fault'], { cwd: project });

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { randomUUID } from 'node:crypto';
-import { expectContained, markedProcesses, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { survivors } from '../../helpers/survivors.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 // Faults of run() itself. Every case goes through the full containment check (helpers/zoo.ts);
 // the tests here add what is particular to each fault. The breaker is set out of reach so
@@ -147,12 +148,12 @@ describe('the zoo: faults inside run()', () => {
       body: 'fault',
       env: { ...process.env, ZOO_RUN: marker },
     });
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/executor-unresponsive');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/executor-unresponsive');
     expect(out.channels.out!.text).toBe('before the fault');
     // execSync's child could not be reported while it blocked the thread, but it carries the
     // run's PLURNK_EXECS_RUN: the sweep at the run's end killed it, which let the thread go.
     expect(out.containment?.reapedProcesses).toBeGreaterThanOrEqual(1);
-    expect(markedProcesses(marker)).toEqual([]);
+    expect(survivors({ marker })).toEqual([]);
     expect((await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'ok' })).result).toEqual({ status: 200 });
   });
 });

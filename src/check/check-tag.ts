@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RegistryEntry } from '../contracts/registry.js';
+import type { Violation, ViolationKind } from '../contracts/violation.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks, type TagCheck } from './check-report.js';
 import type { ExecOutcome, Host } from '../host/host-types.js';
 import { findMarkedProcesses, killProcesses } from '../runtime/marked-processes.js';
@@ -18,6 +19,9 @@ export interface TagProbeContext {
   readonly timeoutMs: number;
   readonly graceMs: number;
 }
+
+/** Violation kinds with a check of their own (`undeclaredChannels`, `console`): the `violations` check leaves them out. */
+const JUDGED_APART: ReadonlySet<ViolationKind> = new Set(['undeclared-channel', 'console-output']);
 
 type Example = { body: string; target: string | null };
 type Marked = { outcome: ExecOutcome; ms: number; outlived: string[] };
@@ -61,7 +65,7 @@ export async function checkExample(
       ms: first.ms,
     },
     checks: {
-      undeclaredChannels: judgeViolations(outcome.violations.filter(isUndeclared)),
+      undeclaredChannels: judgeViolations(outcome.violations.filter((v) => v.kind === 'undeclared-channel')),
       console: judgeConsole(outcome),
       signal: judgeSignal(aborted.outcome, context.graceMs),
       processes: judgeProcesses([first, again, fresh, aborted].filter((marked) => marked !== undefined)),
@@ -70,7 +74,7 @@ export async function checkExample(
           ? skip('the example failed, so there is no answer to compare')
           : judgeState([first.outcome, fresh.outcome], again.outcome),
       result: judgeResult(outcome),
-      violations: judgeViolations(outcome.violations.filter((v) => !isUndeclared(v) && !isConsole(v))),
+      violations: judgeViolations(outcome.violations.filter((v) => !JUDGED_APART.has(v.kind))),
     },
   };
 }
@@ -119,8 +123,8 @@ async function runMarked(
   return { outcome, ms, outlived: survivors.map((p) => `${p.pid} (${p.command})`) };
 }
 
-function judgeViolations(violations: string[]): CheckItem {
-  return violations.length === 0 ? pass() : fail(violations.join('; '));
+function judgeViolations(violations: readonly Violation[]): CheckItem {
+  return violations.length === 0 ? pass() : fail(violations.map((v) => v.detail).join('; '));
 }
 
 function judgeConsole(outcome: ExecOutcome): CheckItem {
@@ -178,12 +182,4 @@ function judgeResult(outcome: ExecOutcome): CheckItem {
 function fingerprint(outcome: ExecOutcome): string {
   const channels = Object.fromEntries(Object.entries(outcome.channels).map(([name, channel]) => [name, channel.text]));
   return JSON.stringify({ status: outcome.result.status, problem: outcome.result.problem?.type ?? null, channels });
-}
-
-function isUndeclared(violation: string): boolean {
-  return / to undeclared channel /.test(violation);
-}
-
-function isConsole(violation: string): boolean {
-  return violation.startsWith('console output:');
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
+import { ThreadViolationKindSchema, type ThreadViolationKind } from './violation.js';
 
 // Message shapes between the host and one executor worker thread. The port type is a
 // parameter so this file imports no thread library: the host instantiates it with
@@ -112,8 +113,8 @@ export type WorkerControlMessage =
   | { readonly type: 'output-limit'; readonly limitBytes: number }
   /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
   | { readonly type: 'console'; readonly bytes: number; readonly text: string }
-  /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…). */
-  | { readonly type: 'violation'; readonly message: string }
+  /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…), by kind. */
+  | { readonly type: 'violation'; readonly kind: ThreadViolationKind; readonly message: string }
   /** (Parent port only) an error escaped the leaf while no task ran; the thread exits next. */
   | { readonly type: 'fault'; readonly error: SerializedError };
 
@@ -166,7 +167,7 @@ export const WorkerControlMessageSchema = v.variant('type', [
   }),
   v.object({ type: v.literal('output-limit'), limitBytes: Bytes }),
   v.object({ type: v.literal('console'), bytes: Bytes, text: v.string() }),
-  v.object({ type: v.literal('violation'), message: v.string() }),
+  v.object({ type: v.literal('violation'), kind: ThreadViolationKindSchema, message: v.string() }),
   v.object({ type: v.literal('fault'), error: v.object({ name: v.string(), message: v.string() }) }),
 ]);
 

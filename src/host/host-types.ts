@@ -5,6 +5,7 @@ import type { EntryOptions } from '../contracts/exec-args.js';
 import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from '../contracts/notice.js';
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
+import type { Violation } from '../contracts/violation.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
 export type RecyclePolicy = 'each-run' | 'never' | { readonly afterRuns: number };
@@ -110,8 +111,11 @@ export interface ExecOutcome {
   address: string | null;
   channels: Record<string, ChannelOutput>;
   notices: Notice[];
-  /** Contract violations the host refused: undeclared channels, illegal transitions, invalid notices… */
-  violations: string[];
+  /**
+   * Contract violations the host refused, in order: undeclared channels, illegal transitions,
+   * invalid notices… Judge them by `kind` (a closed set, `VIOLATION_KINDS`); `detail` is for people.
+   */
+  violations: Violation[];
   /** What the host contained during the run beyond its result; absent when no run started. */
   containment?: RunContainment;
 }

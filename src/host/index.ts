@@ -23,3 +23,4 @@ export type {
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, RegistryEntry } from '../contracts/registry.js';
+export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

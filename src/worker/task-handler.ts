@@ -45,9 +45,8 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` },
     }),
   );
-  const violate = (message: string) => reportToHost({ type: 'violation', message });
-  banWorkerThreads(violate);
-  guardProcessKill(violate);
+  banWorkerThreads((message) => reportToHost({ type: 'violation', kind: 'thread-ban', message }));
+  guardProcessKill((message) => reportToHost({ type: 'violation', kind: 'forbidden-signal', message }));
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);
@@ -136,7 +135,6 @@ async function run(
 ): Promise<unknown> {
   const proxied = proxySinks(port, request.hasEntry);
   const restoreEnv = thread.env.applyRun(request.env);
-  const violate = (message: string) => control.send({ type: 'violation', message });
   const { outputBytes } = thread.limits;
   const args: ExecArgs = {
     runtime: request.runtime,
@@ -152,7 +150,10 @@ async function run(
   };
   const timersAtStart = countPendingTimers();
   try {
-    return await Promise.race([executor.run(guardArgs(args, violate)), watch.escaped]);
+    return await Promise.race([
+      executor.run(guardArgs(args, (message) => control.send({ type: 'violation', kind: 'mutated-args', message }))),
+      watch.escaped,
+    ]);
   } finally {
     await drainQueuedCallbacks(timersAtStart);
     restoreEnv();

@@ -97,10 +97,11 @@ export function guardRun(options: {
         case 'console':
           printed = { bytes: (printed?.bytes ?? 0) + message.bytes, text: (printed?.text ?? '') + message.text };
           return stream.violate(
+            'console-output',
             `console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`,
           );
         case 'violation':
-          return stream.violate(message.message);
+          return stream.violate(message.kind, message.message);
         default:
           return;
       }

@@ -8,6 +8,7 @@ import {
 import { NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
+import type { Violation, ViolationKind } from '../../contracts/violation.js';
 import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
 
 /** How many violations a run keeps verbatim; the rest are counted. */
@@ -22,7 +23,7 @@ const MAX_VIOLATIONS = 100;
 export class RunStream {
   readonly channels: Record<string, ChannelOutput> = {};
   readonly notices: Notice[] = [];
-  readonly violations: string[] = [];
+  readonly violations: Violation[] = [];
   private dropped = 0;
   private sealed = false;
   private budget: OutputBudget | undefined;
@@ -52,9 +53,13 @@ export class RunStream {
     const output = this.accepting('write', channel);
     if (!output) return;
     if (typeof chunk !== 'string')
-      return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
+      return this.violate(
+        'invalid-write',
+        `write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`,
+      );
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(
+        'invalid-write',
         `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
       );
     }
@@ -76,10 +81,12 @@ export class RunStream {
     const parsed = v.safeParse(ChannelStateSchema, state);
     if (!parsed.success)
       return this.violate(
+        'invalid-state',
         `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
       );
     if (!isLegalTransition(output.state, parsed.output)) {
       return this.violate(
+        'illegal-transition',
         `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
       );
     }
@@ -88,9 +95,10 @@ export class RunStream {
 
   /** Records a transient notice. */
   emit(notice: unknown): void {
-    if (this.sealed) return this.violate('emit after run() settled');
+    if (this.sealed) return this.violate('after-settle', 'emit after run() settled');
     const parsed = v.safeParse(NoticeSchema, notice);
-    if (!parsed.success) return this.violate(`emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
+    if (!parsed.success)
+      return this.violate('invalid-notice', `emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
     this.notices.push(parsed.output);
     this.forward('emit', () => this.sinks.emit?.(parsed.output));
   }
@@ -108,10 +116,14 @@ export class RunStream {
     }
   }
 
-  /** Records a violation the host found elsewhere (an invalid interaction, say). */
-  violate(message: string): void {
-    if (this.violations.length < MAX_VIOLATIONS) this.violations.push(message);
-    else this.violations[MAX_VIOLATIONS - 1] = `… and ${++this.dropped + 1} more violations`;
+  /** Records a violation the host found elsewhere (an invalid interaction, say); past the cap the last entry counts the rest. */
+  violate(kind: ViolationKind, detail: string): void {
+    if (this.violations.length < MAX_VIOLATIONS) this.violations.push({ kind, detail });
+    else
+      this.violations[MAX_VIOLATIONS - 1] = {
+        kind: 'truncated',
+        detail: `… and ${++this.dropped + 1} more violations`,
+      };
   }
 
   /** What of `chunk` the output cap lets through ('' once it is spent). */
@@ -124,15 +136,16 @@ export class RunStream {
   }
 
   private accepting(sink: string, channel: unknown, stateChange = false): ChannelOutput | undefined {
-    if (this.sealed) return void this.violate(`${sink} after run() settled`);
+    if (this.sealed) return void this.violate('after-settle', `${sink} after run() settled`);
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
       return void this.violate(
+        'undeclared-channel',
         `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
       );
     }
     const output = this.channels[channel]!;
     if (!stateChange && output.state !== 'active')
-      return void this.violate(`write to ${channel} after it became ${output.state}`);
+      return void this.violate('inactive-channel', `write to ${channel} after it became ${output.state}`);
     return output;
   }
 
@@ -147,6 +160,7 @@ export class RunStream {
       call();
     } catch (error) {
       this.violate(
+        'embedding-sink',
         `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
       );
     }

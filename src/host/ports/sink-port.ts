@@ -9,6 +9,7 @@ import {
 } from '../../contracts/notice.js';
 import type { SinkApi, SinkCall, SinkWrite } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
+import type { ViolationKind } from '../../contracts/violation.js';
 import type { EmbeddingSinks } from '../host-types.js';
 import type { RunStream } from './run-stream.js';
 
@@ -54,7 +55,11 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     async interact(request) {
       const parsed = v.safeParse(ClientInteractionRequestSchema, request);
       if (!parsed.success)
-        throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
+        throw refuse(
+          stream,
+          'invalid-interaction',
+          `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
       const answer: unknown = sinks.interact
         ? await sinks.interact(parsed.output)
         : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
@@ -62,6 +67,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       if (!resolution.success) {
         throw refuse(
           stream,
+          'embedding-sink',
           `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`,
         );
       }
@@ -70,11 +76,19 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     async entry(path, content, opts) {
       const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
       if (!parsed.success)
-        throw refuse(stream, `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`);
+        throw refuse(
+          stream,
+          'invalid-entry',
+          `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
       if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
       const address: unknown = await sinks.entry(...parsed.output);
       if (typeof address !== 'string')
-        throw refuse(stream, `the embedding service's entry sink resolved ${typeof address}, not an address string`);
+        throw refuse(
+          stream,
+          'embedding-sink',
+          `the embedding service's entry sink resolved ${typeof address}, not an address string`,
+        );
       return address;
     },
   };
@@ -135,6 +149,7 @@ function applySinkCall(stream: RunStream, call: SinkCall): void {
       return stream.emit(call[1]);
     default:
       return stream.violate(
+        'malformed-sink-call',
         `unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`,
       );
   }
@@ -142,12 +157,13 @@ function applySinkCall(stream: RunStream, call: SinkCall): void {
 
 /** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
 function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
-  if (channel === undefined) return stream.violate('a bare-string write arrived before any write named its channel');
+  if (channel === undefined)
+    return stream.violate('malformed-sink-call', 'a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */
-function refuse(stream: RunStream, message: string): TypeError {
-  stream.violate(message);
+function refuse(stream: RunStream, kind: ViolationKind, message: string): TypeError {
+  stream.violate(kind, message);
   return new TypeError(message);
 }

@@ -104,7 +104,9 @@ describe('run sinks across the thread', () => {
     });
     expect(called).toBe(false);
     expect(JSON.parse(out.channels.results!.text).error).toMatch(/interact: invalid request/);
-    expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*kind/)]);
+    expect(out.violations).toEqual([
+      { kind: 'invalid-interaction', detail: expect.stringMatching(/^interact: invalid request.*kind/) },
+    ]);
   });
 
   it('refuses writes and state changes for undeclared channels, and forwards only what it accepted', async () => {
@@ -119,8 +121,8 @@ describe('run sinks across the thread', () => {
     expect(out.channels.out!.text).toBe('kept');
     expect(forwarded).toEqual(['out:kept']);
     expect(out.violations).toEqual([
-      'write to undeclared channel "nope" (declared: out, err)',
-      'setState to undeclared channel "nope" (declared: out, err)',
+      { kind: 'undeclared-channel', detail: 'write to undeclared channel "nope" (declared: out, err)' },
+      { kind: 'undeclared-channel', detail: 'setState to undeclared channel "nope" (declared: out, err)' },
     ]);
   });
 
@@ -133,9 +135,12 @@ describe('run sinks across the thread', () => {
     });
     expect(out.channels.out).toMatchObject({ state: 'closed', text: '' });
     expect(out.violations).toEqual([
-      'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
-      'write to out after it became closed',
-      'setState on err: "sideways" is not a channel state',
+      {
+        kind: 'illegal-transition',
+        detail: 'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
+      },
+      { kind: 'inactive-channel', detail: 'write to out after it became closed' },
+      { kind: 'invalid-state', detail: 'setState on err: "sideways" is not a channel state' },
     ]);
     // `err` was left active and the run succeeded, so the host closed it afterwards.
     expect(states).toEqual([
@@ -163,7 +168,9 @@ describe('run sinks across the thread', () => {
     });
     expect(out.notices).toEqual([{ kind: 'progress', message: 'half', progress: 0.5 }]);
     expect(emitted).toEqual(out.notices);
-    expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(kind: /)]);
+    expect(out.violations).toEqual([
+      { kind: 'invalid-notice', detail: expect.stringMatching(/^emit: invalid notice \(kind: /) },
+    ]);
   });
 
   it('records an embedding sink that throws without breaking the run', async () => {
@@ -178,6 +185,9 @@ describe('run sinks across the thread', () => {
     });
     expect(out.result.status).toBe(200);
     expect(out.channels.out!.text).toBe('ab{"c":1}d');
-    expect(out.violations[0]).toBe("the embedding service's write sink threw: storage is full");
+    expect(out.violations[0]).toEqual({
+      kind: 'embedding-sink',
+      detail: "the embedding service's write sink threw: storage is full",
+    });
   });
 });

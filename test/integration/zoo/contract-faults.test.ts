@@ -46,7 +46,7 @@ describe('the zoo: forbidden habits', () => {
       detail: `run() threw: PlurnkExecsError: ${refusal}`,
       error: 'PlurnkExecsError',
     });
-    expect(out.violations).toEqual([refusal]);
+    expect(out.violations).toEqual([{ kind: 'mutated-args', detail: refusal }]);
     expect(out.channels.out!.text).toBe('before the fault');
   });
 
@@ -61,7 +61,7 @@ describe('the zoo: forbidden habits', () => {
     const refusal =
       'new Worker(): an executor leaf runs in a worker thread of its own and may not start more (§executor-forbidden)';
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
-    expect(out.violations).toEqual([refusal]);
+    expect(out.violations).toEqual([{ kind: 'thread-ban', detail: refusal }]);
   });
 
   it('refuses a signal to the process the leaf shares with the host: 500 executor-threw, recorded as a violation', async () => {
@@ -74,7 +74,7 @@ describe('the zoo: forbidden habits', () => {
     });
     const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
-    expect(out.violations).toEqual([refusal]);
+    expect(out.violations).toEqual([{ kind: 'forbidden-signal', detail: refusal }]);
     expect(out.channels.out!.text).toBe('before the fault');
   });
 

@@ -104,28 +104,19 @@ async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeConte
   return summarize({ tag: entry.tag, verdict: 'pass', manifest: { verdict: 'pass', errors: [] }, probe, ...judged });
 }
 
-// Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
-// judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
-const PROBE_FAULTS = [
-  /^the leaf could not be loaded/,
-  /^the leaf did not load within/,
-  /^probe exceeded/,
-  /^probe threw/,
-  /^probe answered a value/,
-  /^probe returned an invalid verdict/,
-  /^the executor declares invalid channels/,
-  /^the executor's defaultChannel/,
-  /^the worker thread died while probing/,
-];
-
+/**
+ * Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
+ * judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
+ */
 function judgeProbe(verdict: Availability): TagCheck['probe'] {
-  const detail = verdict.detail ?? null;
-  const judged: Verdict = verdict.available
-    ? 'pass'
-    : PROBE_FAULTS.some((pattern) => pattern.test(detail ?? ''))
-      ? 'fail'
-      : 'skip';
-  return { verdict: judged, available: verdict.available, detail, probeMs: verdict.probeMs };
+  const judged: Verdict = verdict.available ? 'pass' : verdict.fault !== undefined ? 'fail' : 'skip';
+  return {
+    verdict: judged,
+    available: verdict.available,
+    fault: verdict.fault ?? null,
+    detail: verdict.detail ?? null,
+    probeMs: verdict.probeMs,
+  };
 }
 
 /** A tag whose runtime checks could not run, and why. */
@@ -134,7 +125,7 @@ function unchecked(declared: ManifestCheck['tags'][number], why: string): TagChe
     tag: declared.tag,
     verdict: 'skip',
     manifest: { verdict: declared.errors.length === 0 ? 'pass' : 'fail', errors: [...declared.errors] },
-    probe: { verdict: 'skip', available: null, detail: why, probeMs: null },
+    probe: { verdict: 'skip', available: null, fault: null, detail: why, probeMs: null },
     example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why, ms: null },
     checks: allSkipped(why),
   };

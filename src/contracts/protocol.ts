@@ -68,11 +68,20 @@ export type WorkerTask<Port = unknown> = (
 ) & { readonly announce?: boolean };
 
 /**
- * Where a task failed: loading the leaf (import or constructor), the call itself, sending back
- * a value that cannot be cloned, or an error that escaped the call (thrown from a timer or
- * callback, or a rejection nobody handled) while the task ran.
+ * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as
+ * its default export; `construct`: the constructor threw or built no executor), the call
+ * itself, sending back a value that cannot be cloned, or an error that escaped the call (thrown
+ * from a timer or callback, or a rejection nobody handled) while the task ran.
  */
-export type FailureStage = 'load' | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
+export type FailureStage = LoadStage | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
+
+/** The stages of loading a leaf: importing its module, then constructing its executor. */
+export type LoadStage = 'import' | 'construct';
+
+/** True when a task failed because its thread could not load the leaf. */
+export function isLoadStage(stage: FailureStage): stage is LoadStage {
+  return stage === 'import' || stage === 'construct';
+}
 
 /**
  * What the worker answers for every task. The worker's handler never throws: a leaf's throw

@@ -6,6 +6,7 @@ import type { ClientInteractionRequest, ClientInteractionResolution, Notice } fr
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
+import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
 export type RecyclePolicy = 'each-run' | 'never' | { readonly afterRuns: number };
@@ -131,6 +132,12 @@ export interface RunContainment {
 /** A tag's cached probe verdict. */
 export interface Availability {
   available: boolean;
+  /**
+   * Present when the tag is unavailable through the leaf's own fault, judged by the host (it
+   * threw, overran, answered nonsense…); absent when the leaf's probe itself said whether it
+   * can run here (an unavailable tag without `fault` lacks something in its environment).
+   */
+  fault?: ProbeFault;
   detail?: string;
   /** How long the probe took, from the moment `probe()` started in its thread. */
   probeMs: number;

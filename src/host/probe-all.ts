@@ -3,12 +3,13 @@ import * as v from 'valibot';
 import { ChannelDeclsSchema, type ChannelDecl } from '../contracts/channels.js';
 import { RuntimeAvailabilitySchema } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
-import type { ProbeReport, TaskReply } from '../contracts/protocol.js';
+import type { FailureStage, ProbeReport, TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './ports/control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
+import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
 import type { TagWorkers } from './threads/tag-workers.js';
@@ -65,12 +66,14 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
   void control.started.then(() => (startedAt = performance.now()));
+  let fault: ProbeFault = 'load-timeout';
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), {
       milliseconds: LOAD_TIMEOUT_MS,
       message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
     });
+    fault = 'probe-timeout';
     const reply = await pTimeout(task, {
       milliseconds: options.probeTimeoutMs,
       message: `probe exceeded ${options.probeTimeoutMs}ms`,
@@ -80,11 +83,13 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
     poisoned = true;
     // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
     control.abort(new DOMException('the probe timed out', 'TimeoutError'));
-    const detail =
-      error instanceof TimeoutError
-        ? error.message
-        : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
-    return { verdict: { available: false, detail, probeMs: elapsed(startedAt) } };
+    const timedOut = error instanceof TimeoutError;
+    const detail = timedOut
+      ? error.message
+      : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
+    return {
+      verdict: { available: false, fault: timedOut ? fault : 'thread-died', detail, probeMs: elapsed(startedAt) },
+    };
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
@@ -93,33 +98,44 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
 }
 
 function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: string): TagBoot {
-  const unavailable = (detail: string): TagBoot => ({
-    verdict: { available: false, detail: ErrorDetail.preview(detail, limit), probeMs },
+  const unavailable = (fault: ProbeFault, detail: string): TagBoot => ({
+    verdict: { available: false, fault, detail: ErrorDetail.preview(detail, limit), probeMs },
   });
   if (!reply.ok) {
-    if (reply.stage === 'load') return unavailable(`the leaf could not be loaded: ${describeError(reply.error)}`);
+    if (reply.stage === 'import' || reply.stage === 'construct')
+      return unavailable(LOAD_FAULTS[reply.stage], `the leaf could not be loaded: ${describeError(reply.error)}`);
     if (reply.stage === 'reply')
-      return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
-    return unavailable(`probe threw: ${describeError(reply.error)}`);
+      return unavailable(
+        'invalid-reply',
+        `probe answered a value that cannot cross the thread: ${describeError(reply.error)}`,
+      );
+    return unavailable('probe-threw', `probe threw: ${describeError(reply.error)}`);
   }
   const report = reply.value as ProbeReport;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
   if (!channels.success)
-    return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
+    return unavailable(
+      'invalid-channels',
+      `the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`,
+    );
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
     return unavailable(
+      'invalid-channels',
       `the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`,
     );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);
   if (!availability.success)
-    return unavailable(`probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`);
+    return unavailable(
+      'invalid-verdict',
+      `probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`,
+    );
   let toolRegistry: RuntimeToolRegistry | undefined;
   if (report.toolRegistry !== undefined) {
     try {
       toolRegistry = validateToolRegistry(report.toolRegistry, { runtime: tag });
     } catch (error) {
-      return unavailable(describeError(serializeError(error)));
+      return unavailable('invalid-tool-registry', describeError(serializeError(error)));
     }
   }
   const { available, detail } = availability.output;
@@ -132,6 +148,11 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
     ...(toolRegistry ? { toolRegistry } : {}),
   };
 }
+
+const LOAD_FAULTS: Record<Extract<FailureStage, 'import' | 'construct'>, ProbeFault> = {
+  import: 'import-failed',
+  construct: 'constructor-threw',
+};
 
 function elapsed(since: number | undefined): number {
   return since === undefined ? 0 : Math.round(performance.now() - since);

@@ -53,7 +53,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
     const watch = escapes.begin();
     try {
       const loaded = await loading;
-      if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
+      if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
       if (task.announce !== false) control.started();
       let value: unknown;
       try {

@@ -1,6 +1,7 @@
 import { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
+import { isLoadStage } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
 import { withDeadline } from '../../runtime/deadline.js';
@@ -41,7 +42,7 @@ export async function callEffect(
       );
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
-      const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
+      const what = isLoadStage(reply.stage) ? 'the leaf could not be loaded' : 'effect() threw';
       return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };
     }
     const parsed = v.safeParse(EffectSchema, reply.value);

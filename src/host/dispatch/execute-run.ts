@@ -1,5 +1,5 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
-import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
+import { isLoadStage, type RunRequest, type TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
@@ -173,12 +173,11 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResu
         'executor-invalid-result',
         bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`),
       );
-    const what =
-      reply.stage === 'load'
-        ? 'the leaf could not be loaded'
-        : reply.stage === 'call'
-          ? 'run() threw'
-          : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
+    const what = isLoadStage(reply.stage)
+      ? 'the leaf could not be loaded'
+      : reply.stage === 'call'
+        ? 'run() threw'
+        : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);

@@ -1,6 +1,12 @@
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../../contracts/protocol.js';
+import {
+  isLoadStage,
+  isWorkerControlMessage,
+  type TaskReply,
+  type WorkerBoot,
+  type WorkerTask,
+} from '../../contracts/protocol.js';
 import { openControlPort } from '../ports/control-port.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
@@ -83,7 +89,7 @@ export class WorkerHandle {
   post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
     if (this.death !== undefined) return Promise.reject(new Error(this.death));
     return this.pool.run(task, { transferList }).then((reply: TaskReply) => {
-      if (reply.ok || reply.stage !== 'load') this.loaded = true;
+      if (reply.ok || !isLoadStage(reply.stage)) this.loaded = true;
       return reply;
     });
   }

@@ -43,6 +43,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['host/exec-probe-hangs', ['probe-hangs.probe']],
   ['host/exec-throws-on-import', ['import-throws.probe']],
   ['host/exec-throws-in-constructor', ['ctor-throws.probe']],
+  ['host/exec-bad-tool-registry', ['bad-tools.probe']],
   ['effect-spins', ['effect-spins.example']],
   ['effect-throws', ['effect-throws.example']],
   ['effect-not-an-effect', ['effect-not-an-effect.example']],
@@ -144,6 +145,7 @@ describe('plurnk-execs check (the command)', () => {
           expect(tag.probe).toMatchObject({
             verdict: 'skip',
             available: false,
+            fault: null,
             detail: `${tag.tag} not on PATH (install: npm install -g ${tag.tag})`,
           });
           continue;
@@ -170,6 +172,19 @@ describe('plurnk-execs check (the command)', () => {
     );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
     expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');
+  });
+
+  it('fails a leaf whose toolRegistry() is invalid, by the probe fault kind, and exits 1', async () => {
+    const { code, stdout } = await runCli(['check', 'fixtures/host/exec-bad-tool-registry', '--json'], { cwd: REPO });
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report.clean).toBe(false);
+    expect(report.tags[0]).toMatchObject({
+      tag: 'bad-tools',
+      verdict: 'fail',
+      probe: { verdict: 'fail', available: false, fault: 'invalid-tool-registry' },
+    });
+    expect(report.tags[0]!.probe.detail).toMatch(/tools\[1\]\.target/);
+    expect(code).toBe(1);
   });
 
   it('prints clean and exits 0 for a clean package', async () => {

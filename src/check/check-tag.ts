@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RegistryEntry } from '../contracts/registry.js';
 import type { Violation, ViolationKind } from '../contracts/violation.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks, type TagCheck } from './check-report.js';
+import type { RunEndReason } from '../host/fault-kinds.js';
 import type { ExecOutcome, Host } from '../host/host-types.js';
 import { findMarkedProcesses, killProcesses } from '../runtime/marked-processes.js';
 
@@ -135,14 +136,19 @@ function judgeConsole(outcome: ExecOutcome): CheckItem {
   );
 }
 
+/** Run-end reasons that say a limit ended the aborted run before it could show whether it honours its signal. */
+const LIMIT_ENDS: ReadonlySet<RunEndReason> = new Set(['heap-limit', 'external-limit', 'rss-limit', 'output-limit']);
+
 function judgeSignal(outcome: ExecOutcome, graceMs: number): CheckItem {
-  const problem = outcome.result.problem;
-  if (/did not settle within \d+ms/.test(problem?.detail ?? ''))
+  const end = outcome.containment?.forcedEnd;
+  if (end === null || end === undefined) return pass();
+  if (end.terminated && (end.reason === 'cancelled' || end.reason === 'timeout'))
     return fail(`an aborted run did not settle within ${graceMs}ms; the host terminated its thread`);
-  if (problem?.type.endsWith('/exec/executor-unresponsive'))
-    return fail('an aborted run stopped answering; the host terminated its thread');
-  if (problem?.type.endsWith('-limit-exceeded'))
-    return skip(`the aborted run broke a limit before it could settle: ${problem.detail}`);
+  if (end.reason === 'unresponsive') return fail('an aborted run stopped answering; the host terminated its thread');
+  if (LIMIT_ENDS.has(end.reason))
+    return skip(
+      `the aborted run broke a limit (${end.reason}) before it could settle: ${outcome.result.problem?.detail ?? ''}`,
+    );
   return pass();
 }
 

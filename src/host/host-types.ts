@@ -127,6 +127,12 @@ export interface RunContainment {
   console: { bytes: number; text: string } | null;
   /** Processes still alive in the run's process groups when it ended, which the host then killed. */
   reapedProcesses: number;
+  /**
+   * Why the host ended the run rather than its own result (a deadline, a broken limit, a dead
+   * thread…), and whether it had to terminate the thread to do so; null when the run's own
+   * result stands. Judge by `reason` (`RUN_END_REASONS`), not by the Problem's wording.
+   */
+  forcedEnd: ForcedEnd | null;
 }
 
 /** A tag's cached probe verdict. */

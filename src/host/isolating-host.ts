@@ -171,7 +171,7 @@ export class IsolatingHost implements Host {
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
-      const containment = { console: end.console, reapedProcesses };
+      const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd };
       return {
         result: end.result,
         effect: call.effect,

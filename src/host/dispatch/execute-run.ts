@@ -2,8 +2,9 @@ import { ErrorDetail } from '../../contracts/error-detail.js';
 import { isLoadStage, type RunRequest, type TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
-import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
+import { watchCancellation, type WatchEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
+import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
@@ -39,12 +40,13 @@ export interface RunEnd {
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
+  readonly forcedEnd: ForcedEnd | null;
 }
 
 type Settled =
   | { kind: 'reply'; reply: TaskReply }
   | { kind: 'died'; error: unknown }
-  | { kind: 'forced'; end: ForcedEnd }
+  | { kind: 'forced'; end: WatchEnd }
   | { kind: 'fatal'; fault: RunFault };
 
 /**
@@ -114,6 +116,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       groups: control.groups,
       crash,
       console: guard.console(),
+      forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
     };
   } finally {
     guard.dispose();
@@ -197,6 +200,34 @@ function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResul
     `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,
   );
 }
+
+/** Why the host ended the run, when it did: the limit it broke first, else how the run's task ended. */
+function forcedEnd(
+  settled: Settled,
+  fault: RunFault | undefined,
+  timedOut: boolean,
+  escaped: boolean,
+): ForcedEnd | null {
+  const terminated = settled.kind === 'forced' || settled.kind === 'fatal';
+  if (fault) return { reason: fault.reason, terminated };
+  switch (settled.kind) {
+    case 'forced':
+      return { reason: WATCH_END_REASONS[settled.end], terminated };
+    case 'fatal':
+      return { reason: settled.fault.reason, terminated };
+    case 'died':
+      return { reason: isOutOfMemory(settled.error) ? 'heap-limit' : 'thread-died', terminated };
+    case 'reply':
+      return timedOut ? { reason: 'timeout', terminated } : escaped ? { reason: 'escaped-error', terminated } : null;
+  }
+}
+
+const WATCH_END_REASONS = {
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  closed: 'host-closed',
+  fault: 'output-limit',
+} as const satisfies Record<WatchEnd, RunEndReason>;
 
 function isEscape(reply: TaskReply): boolean {
   return !reply.ok && (reply.stage === 'uncaught-exception' || reply.stage === 'unhandled-rejection');

@@ -1,13 +1,15 @@
 import type { WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
 import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import type { RunEndReason } from '../fault-kinds.js';
 import type { RunContainment } from '../host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
 import type { RunStream } from '../ports/run-stream.js';
 
-/** A limit a run broke. */
+/** A limit a run broke: the Problem code it settles with, and which limit as a run-end reason. */
 export interface RunFault {
   readonly code: 'executor-unresponsive' | 'memory-limit-exceeded' | 'output-limit-exceeded';
+  readonly reason: Extract<RunEndReason, 'unresponsive' | 'external-limit' | 'rss-limit' | 'output-limit'>;
   readonly detail: string;
 }
 
@@ -63,6 +65,7 @@ export function guardRun(options: {
     if (
       latch({
         code: 'output-limit-exceeded',
+        reason: 'output-limit',
         detail: `the run wrote more than limits.outputBytes ${limits.outputBytes} bytes; the output up to the limit is kept`,
       })
     )
@@ -73,12 +76,12 @@ export function guardRun(options: {
     ackMs: Math.max(LOAD_TIMEOUT_MS, limits.unresponsiveMs),
     unresponsiveMs: limits.unresponsiveMs,
     checkEveryMs: limits.heartbeatMs,
-    onSilent: (detail) => kill({ code: 'executor-unresponsive', detail }),
+    onSilent: (detail) => kill({ code: 'executor-unresponsive', reason: 'unresponsive', detail }),
   });
   const unwatch = memory.add({
     footprint: () => footprint,
     silentFor: () => heartbeat.silentFor(),
-    kill: (detail) => kill({ code: 'memory-limit-exceeded', detail }),
+    kill: (detail) => kill({ code: 'memory-limit-exceeded', reason: 'rss-limit', detail }),
   });
 
   return {
@@ -90,7 +93,9 @@ export function guardRun(options: {
         case 'heartbeat': {
           footprint = message.memory.heapUsed + message.memory.external;
           const over = checkReportedMemory(message.memory, limits.externalMb);
-          return over === undefined ? undefined : kill({ code: 'memory-limit-exceeded', detail: over });
+          return over === undefined
+            ? undefined
+            : kill({ code: 'memory-limit-exceeded', reason: 'external-limit', detail: over });
         }
         case 'output-limit':
           return overflow();

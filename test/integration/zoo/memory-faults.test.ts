@@ -29,6 +29,7 @@ describe('the zoo: memory bombs', () => {
         runtime: 'heap-bomb',
         problem: 'exec/memory-limit-exceeded',
         status: 500,
+        forcedEnd: { reason: 'heap-limit', terminated: false },
         kept: 'before the fault',
         next: { body: 'ok' },
       });
@@ -44,6 +45,7 @@ describe('the zoo: memory bombs', () => {
           runtime,
           problem: 'exec/memory-limit-exceeded',
           status: 500,
+          forcedEnd: { reason: 'external-limit', terminated: true },
           kept: 'before the fault',
           next: { body: 'ok' },
         });
@@ -77,6 +79,7 @@ describe('the zoo: memory bombs', () => {
         runtime: 'sync-buffer-bomb',
         problem: 'exec/memory-limit-exceeded',
         status: 500,
+        forcedEnd: { reason: 'rss-limit', terminated: true },
         kept: 'before the fault',
         next: { body: 'ok' },
       });

@@ -34,6 +34,7 @@ describe('the zoo: output faults', () => {
       runtime: 'output-flood',
       problem: 'exec/output-limit-exceeded',
       status: 500,
+      forcedEnd: { reason: 'output-limit', terminated: expect.any(Boolean) as boolean },
       kept: UNIT.repeat(10),
       next: { body: 'ok' },
     });
@@ -68,6 +69,7 @@ describe('the zoo: output faults', () => {
       const out = await expectContained(host, {
         runtime: 'console-spam',
         status: 200,
+        forcedEnd: null,
         kept: 'ok',
         next: { body: 'ok' },
       });
@@ -111,6 +113,7 @@ describe('the zoo: output faults', () => {
     const out = await expectContained(host, {
       runtime: 'writes-undeclared',
       status: 200,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });

@@ -39,6 +39,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-throws',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -53,6 +54,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-rejects',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -65,6 +67,7 @@ describe('the zoo: faults inside run()', () => {
       timeoutMs: 300,
       problem: 'exec/execution-timeout',
       status: 504,
+      forcedEnd: { reason: 'timeout', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -76,6 +79,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-spins',
       problem: 'exec/executor-unresponsive',
       status: 500,
+      forcedEnd: { reason: 'unresponsive', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -90,6 +94,7 @@ describe('the zoo: faults inside run()', () => {
       abortAfterFirstWrite: true,
       problem: 'exec/execution-cancelled',
       status: 499,
+      forcedEnd: { reason: 'cancelled', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -101,6 +106,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-exits',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: { reason: 'thread-died', terminated: false },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -123,6 +129,7 @@ describe('the zoo: faults inside run()', () => {
       runtime,
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: { reason: 'escaped-error', terminated: false },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -134,6 +141,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'invalid-result',
       problem: 'exec/executor-invalid-result',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });

@@ -17,6 +17,11 @@ export interface CheckOptions {
   graceMs?: number;
   /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
   probeTimeoutMs?: number;
+  /**
+   * Where the examples run: the directory that holds what they need (the file a `jq` example
+   * reads, a git repository). Default: a new empty temporary directory, removed afterwards.
+   */
+  cwd?: string;
 }
 
 /**
@@ -43,7 +48,12 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const tags =
     manifest.discovery === undefined
       ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
-      : await checkRuntimes(manifest.discovery, { timeoutMs, graceMs, probeTimeoutMs });
+      : await checkRuntimes(manifest.discovery, {
+          timeoutMs,
+          graceMs,
+          probeTimeoutMs,
+          cwd: options.cwd === undefined ? undefined : resolve(options.cwd),
+        });
   const discovery = {
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
     error: manifest.error ?? null,
@@ -64,14 +74,18 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
  * tag's runs, one after another, alternate between a fresh thread and that thread's second
  * run — exactly the pairs the state check compares.
  */
-async function checkRuntimes(discovery: Discovery, options: Required<CheckOptions>): Promise<TagCheck[]> {
+async function checkRuntimes(
+  discovery: Discovery,
+  options: Required<Omit<CheckOptions, 'cwd'>> & { cwd: string | undefined },
+): Promise<TagCheck[]> {
   const host = await bootHost(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
     recycle: { afterRuns: 2 },
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },
   });
-  const cwd = mkdtempSync(join(tmpdir(), 'plurnk-execs-check-'));
+  const temporary = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'plurnk-execs-check-')) : undefined;
+  const cwd = options.cwd ?? temporary!;
   try {
     // A run's env replaces its thread's: give each run what the thread would have had, plus the marker.
     const limit = await resolveErrorDetailLimit(discovery.env);
@@ -89,7 +103,7 @@ async function checkRuntimes(discovery: Discovery, options: Required<CheckOption
     return results;
   } finally {
     await host.close();
-    rmSync(cwd, { recursive: true, force: true });
+    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
   }
 }
 

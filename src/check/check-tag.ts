@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RegistryEntry } from '../contracts/registry.js';
 import type { Violation, ViolationKind } from '../contracts/violation.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks, type TagCheck } from './check-report.js';
@@ -49,6 +52,21 @@ export async function checkExample(
   const example = { body: declared.body ?? '', target: declared.target ?? null };
   const run = (abort = false) => runMarked(context.host, entry.tag, example, context, abort);
   const first = await run();
+  const needs = first.outcome.result.status >= 400 ? missingTarget(entry, example.target, context.cwd) : undefined;
+  if (needs !== undefined) {
+    const why = `not run: needs ${example.target} (${needs}): ${first.outcome.result.problem?.detail ?? `status ${first.outcome.result.status}`}`;
+    return {
+      example: {
+        verdict: 'skip',
+        ...example,
+        status: first.outcome.result.status,
+        problem: first.outcome.result.problem?.type ?? null,
+        detail: why,
+        ms: first.ms,
+      },
+      checks: allSkipped(why),
+    };
+  }
   // A second run in the first run's thread, then a first run in a fresh thread. When the
   // example failed there is no answer to compare, so the state check is skipped.
   const again = first.outcome.result.status < 400 ? await run() : undefined;
@@ -78,6 +96,25 @@ export async function checkExample(
       violations: judgeViolations(outcome.violations.filter((v) => !JUDGED_APART.has(v.kind))),
     },
   };
+}
+
+/**
+ * Why the example's target is missing where it ran — a `path` or `resource` target that does
+ * not exist in `cwd` — or undefined when it is there (or is a literal, which has no place).
+ * A failed example with a missing target could not run here: that is the author's setup, not
+ * the leaf's fault.
+ */
+function missingTarget(entry: RegistryEntry, target: string | null, cwd: string): string | undefined {
+  const kind = entry.invocation.target?.kind;
+  if (target === null || target === '' || (kind !== 'path' && kind !== 'resource')) return undefined;
+  let path: string;
+  try {
+    path = target.startsWith('file:') ? fileURLToPath(target) : resolve(cwd, target);
+  } catch {
+    return undefined;
+  }
+  if (existsSync(path)) return undefined;
+  return `no such ${kind} in ${cwd}; give check a cwd (--cwd <dir>) where it exists`;
 }
 
 /** Every contract check skipped for the same reason. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,37 @@ describe('plurnk-execs check (the command)', () => {
     });
     expect(report.tags[0]!.probe.detail).toMatch(/tools\[1\]\.target/);
     expect(code).toBe(1);
+  });
+
+  it('reports an example whose file target is missing where it ran as not run, never as a failure', async () => {
+    const report = await checkPackage(zooDirs('host/exec-reads-target')[0]!, QUICK);
+    expect(failures(report)).toEqual([]);
+    const tag = report.tags[0]!;
+    expect(tag).toMatchObject({
+      tag: 'reads-target',
+      verdict: 'skip',
+      example: { verdict: 'skip', target: 'notes.txt' },
+    });
+    expect(tag.example.detail).toMatch(
+      /^not run: needs notes\.txt \(no such path in \/.*plurnk-execs-check-\w+; give check a cwd \(--cwd <dir>\) where it exists\): could not read notes\.txt: ENOENT$/,
+    );
+    expect(
+      Object.values(tag.checks).every((check) => check.verdict === 'skip' && check.detail === tag.example.detail),
+    ).toBe(true);
+  });
+
+  it('runs the examples where --cwd says, resolved against the current directory', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'check-cwd-'));
+    mkdirSync(join(project, 'data'));
+    writeFileSync(join(project, 'data', 'notes.txt'), 'hello');
+    const { code, stdout } = await runCli(
+      ['check', join(REPO, 'fixtures/host/exec-reads-target'), '--cwd', 'data', '--json'],
+      { cwd: project },
+    );
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report.tags[0]).toMatchObject({ verdict: 'pass', example: { verdict: 'pass', status: 200 } });
+    expect(report.clean).toBe(true);
+    expect(code).toBe(0);
   });
 
   it('prints clean and exits 0 for a clean package', async () => {

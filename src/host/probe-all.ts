@@ -1,4 +1,3 @@
-import pTimeout, { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { ChannelDeclsSchema, type ChannelDecl } from '../contracts/channels.js';
 import { RuntimeAvailabilitySchema } from '../contracts/effect.js';
@@ -7,6 +6,7 @@ import type { FailureStage, ProbeReport, TaskReply } from '../contracts/protocol
 import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
+import { TimeoutError, withDeadline } from '../runtime/deadline.js';
 import { openControlPort } from './ports/control-port.js';
 import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { ProbeFault } from './fault-kinds.js';
@@ -69,15 +69,13 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   let fault: ProbeFault = 'load-timeout';
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
-    await pTimeout(Promise.race([control.started, task]), {
-      milliseconds: LOAD_TIMEOUT_MS,
-      message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
-    });
+    await withDeadline(
+      Promise.race([control.started, task]),
+      LOAD_TIMEOUT_MS,
+      `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+    );
     fault = 'probe-timeout';
-    const reply = await pTimeout(task, {
-      milliseconds: options.probeTimeoutMs,
-      message: `probe exceeded ${options.probeTimeoutMs}ms`,
-    });
+    const reply = await withDeadline(task, options.probeTimeoutMs, `probe exceeded ${options.probeTimeoutMs}ms`);
     return judgeProbe(reply, elapsed(startedAt), options.limit, tag);
   } catch (error) {
     poisoned = true;

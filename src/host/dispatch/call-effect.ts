@@ -1,10 +1,9 @@
-import { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { isLoadStage } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
-import { withDeadline } from '../../runtime/deadline.js';
+import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { LOAD_TIMEOUT_MS } from '../host-options.js';
 import { reapGroups } from '../threads/reaper.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';

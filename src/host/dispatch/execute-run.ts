@@ -43,11 +43,10 @@ export interface RunEnd {
   readonly forcedEnd: ForcedEnd | null;
 }
 
+// A limit that ends a run at once (`guard.fatal`) settles it as forced with end 'fault', like a
+// limit whose interrupt ran past grace: either way the guard latched the fault, which decides the result.
 type Settled =
-  | { kind: 'reply'; reply: TaskReply }
-  | { kind: 'died'; error: unknown }
-  | { kind: 'forced'; end: WatchEnd }
-  | { kind: 'fatal'; fault: RunFault };
+  { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unknown } | { kind: 'forced'; end: WatchEnd };
 
 /**
  * Runs one EXEC in `handle`'s thread over fresh control and sink ports, and turns whatever
@@ -87,12 +86,12 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
         (error: unknown) => ({ kind: 'died', error }),
       ),
       watch.forced.then((end) => ({ kind: 'forced', end })),
-      guard.fatal.then((fault) => ({ kind: 'fatal', fault })),
+      guard.fatal.then(() => ({ kind: 'forced', end: 'fault' })),
     ]);
-    if (settled.kind === 'forced')
-      await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
-    if (settled.kind === 'fatal')
-      await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
+    if (settled.kind === 'forced') {
+      const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
+      await terminateWithin(handle, `the host terminated the thread: ${why}`, context.graceMs);
+    }
     // Without a reply there was no flush barrier. What the thread posted before it died is
     // queued on the ports, but its 'message' events can come a loop turn after the death was
     // noticed (under load the zoo's process.exit() case lost its last write that way): take it
@@ -137,11 +136,10 @@ async function terminateWithin(handle: WorkerHandle, reason: string, ms: number)
   clearTimeout(timer);
 }
 
+/** The result of a run that broke no limit (a broken limit's fault decides the result before this is asked). */
 function judge(settled: Settled, context: RunContext): ExecResult {
   const bound = (text: string) => ErrorDetail.preview(text, context.limit);
   switch (settled.kind) {
-    case 'fatal':
-      return hostFailure(settled.fault.code, bound(settled.fault.detail));
     case 'forced':
       if (settled.end === 'timeout') return timeoutFailure(context, false);
       if (settled.end === 'closed')
@@ -208,13 +206,11 @@ function forcedEnd(
   timedOut: boolean,
   escaped: boolean,
 ): ForcedEnd | null {
-  const terminated = settled.kind === 'forced' || settled.kind === 'fatal';
+  const terminated = settled.kind === 'forced';
   if (fault) return { reason: fault.reason, terminated };
   switch (settled.kind) {
     case 'forced':
       return { reason: WATCH_END_REASONS[settled.end], terminated };
-    case 'fatal':
-      return { reason: settled.fault.reason, terminated };
     case 'died':
       return { reason: isOutOfMemory(settled.error) ? 'heap-limit' : 'thread-died', terminated };
     case 'reply':

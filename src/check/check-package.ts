@@ -88,9 +88,9 @@ async function checkRuntimes(
   const cwd = options.cwd ?? temporary!;
   try {
     // A run's env replaces its thread's: give each run what the thread would have had, plus the marker.
-    const limit = await resolveErrorDetailLimit(discovery.env);
+    const detailLimit = await resolveErrorDetailLimit(discovery.env);
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
-    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, packageName));
+    const env = workerBaseEnv(process.env, detailLimit, packageOwnedEnv(discovery, packageName));
     const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
     const entries = [...discovery.registry.values()];
     const results: TagCheck[] = new Array(entries.length);

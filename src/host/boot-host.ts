@@ -32,7 +32,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
       `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`,
     );
   }
-  const limit = await resolveErrorDetailLimit(discovery.env ?? {});
+  const detailLimit = await resolveErrorDetailLimit(discovery.env ?? {});
   const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
   const limits = {
     heartbeatMs: resolved.heartbeatMs,
@@ -42,24 +42,24 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
-    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, entry.packageName));
+    const env = workerBaseEnv(process.env, detailLimit, packageOwnedEnv(discovery, entry.packageName));
     const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits };
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
-  const boots = await probeAll(workers, {
+  const probes = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
     graceMs: resolved.graceMs,
-    limit,
+    detailLimit,
     onProbe: resolved.onProbe,
   });
   const tags = new Map<string, BootedTag>();
   for (const [tag, tagWorkers] of workers) {
-    const boot = boots.get(tag)!;
-    if (!boot.verdict.available) await tagWorkers.close();
-    tags.set(tag, { workers: tagWorkers, boot });
+    const probe = probes.get(tag)!;
+    if (!probe.verdict.available) await tagWorkers.close();
+    tags.set(tag, { workers: tagWorkers, probe });
   }
-  const host = new IsolatingHost(discovery, tags, resolved, limit, breaker);
+  const host = new IsolatingHost(discovery, tags, resolved, detailLimit, breaker);
   const wanted = resolved.defaultRuntime;
   if (wanted !== undefined && !host.availability(wanted)?.available) {
     await host.close();

@@ -15,8 +15,8 @@ import { reapGroups } from './threads/reaper.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
-/** A tag's boot outcome: its verdict and, when it loaded, its declared channels. */
-export interface TagBoot {
+/** What probing one tag at boot found: its verdict and, when the leaf loaded, its declared channels and tool family. */
+export interface ProbeOutcome {
   readonly verdict: Availability;
   readonly channels?: Readonly<Record<string, ChannelDecl>>;
   readonly defaultChannel?: string;
@@ -29,7 +29,7 @@ export interface ProbeOptions {
   readonly probeTimeoutMs: number;
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
-  readonly limit: number;
+  readonly detailLimit: number;
   /** Told each verdict as it arrives. */
   readonly onProbe?: ((tag: string, verdict: Availability) => void) | undefined;
 }
@@ -38,16 +38,16 @@ export interface ProbeOptions {
 export async function probeAll(
   tags: ReadonlyMap<string, TagWorkers>,
   options: ProbeOptions,
-): Promise<Map<string, TagBoot>> {
+): Promise<Map<string, ProbeOutcome>> {
   const entries = await Promise.all(
     [...tags].map(async ([tag, workers]) => {
-      const boot = await probeTag(tag, workers, options);
+      const outcome = await probeTag(tag, workers, options);
       try {
-        options.onProbe?.(tag, boot.verdict);
+        options.onProbe?.(tag, outcome.verdict);
       } catch {
         // Progress reporting must never change a boot.
       }
-      return [tag, boot] as const;
+      return [tag, outcome] as const;
     }),
   );
   return new Map(entries);
@@ -59,7 +59,7 @@ export async function probeAll(
  * it (loading has its own, longer bound). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
-export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
+export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
   const handle = workers.acquire('call');
   const control = openControlPort();
   let poisoned = false;
@@ -76,7 +76,7 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
     );
     fault = 'probe-timeout';
     const reply = await withDeadline(task, options.probeTimeoutMs, `probe exceeded ${options.probeTimeoutMs}ms`);
-    return judgeProbe(reply, elapsed(startedAt), options.limit, tag);
+    return judgeProbe(reply, elapsed(startedAt), options.detailLimit, tag);
   } catch (error) {
     poisoned = true;
     // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
@@ -95,9 +95,9 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   }
 }
 
-function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: string): TagBoot {
-  const unavailable = (fault: ProbeFault, detail: string): TagBoot => ({
-    verdict: { available: false, fault, detail: ErrorDetail.preview(detail, limit), probeMs },
+function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag: string): ProbeOutcome {
+  const unavailable = (fault: ProbeFault, detail: string): ProbeOutcome => ({
+    verdict: { available: false, fault, detail: ErrorDetail.preview(detail, detailLimit), probeMs },
   });
   if (!reply.ok) {
     if (reply.stage === 'import' || reply.stage === 'construct')
@@ -138,7 +138,9 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
   }
   const { available, detail } = availability.output;
   const verdict: Availability =
-    detail === undefined ? { available, probeMs } : { available, detail: ErrorDetail.preview(detail, limit), probeMs };
+    detail === undefined
+      ? { available, probeMs }
+      : { available, detail: ErrorDetail.preview(detail, detailLimit), probeMs };
   return {
     verdict,
     channels: channels.output,

@@ -28,9 +28,9 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   const warmPerRound = context.quick ? 5 : 20;
   // A slow probe (python3 through a pyenv shim: ~0.4 s) gets at least 3 warm samples a round, not 20.
   const warmBudgetMs = context.quick ? 300 : 1000;
-  const limit = await resolveErrorDetailLimit(discovery.env);
-  const env = workerBaseEnv(process.env, limit);
-  const probeOptions = { probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS, graceMs: DEFAULT_KILL_GRACE_MS, limit };
+  const detailLimit = await resolveErrorDetailLimit(discovery.env);
+  const env = workerBaseEnv(process.env, detailLimit);
+  const probeOptions = { probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS, graceMs: DEFAULT_KILL_GRACE_MS, detailLimit };
 
   const isolated = { cold: new Map<string, number[]>(), warm: new Map<string, number[]>() };
   const inProcess = { cold: new Map<string, number[]>(), warm: new Map<string, number[]>() };

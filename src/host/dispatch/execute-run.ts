@@ -23,7 +23,7 @@ export interface RunContext {
   readonly timeoutMs: number | undefined;
   readonly graceMs: number;
   /** Bound on leaf text entering a Problem detail. */
-  readonly limit: number;
+  readonly detailLimit: number;
   /** Aborted when the host closes: the run settles 499 at once. */
   readonly closing: AbortSignal;
   /** Output, memory and liveness limits of the run. */
@@ -103,7 +103,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
     const result = fault
-      ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.limit))
+      ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.detailLimit))
       : watch.timedOut() && settled.kind === 'reply'
         ? timeoutFailure(context, true)
         : judge(settled, context);
@@ -138,7 +138,7 @@ async function terminateWithin(handle: WorkerHandle, reason: string, ms: number)
 
 /** The result of a run that broke no limit (a broken limit's fault decides the result before this is asked). */
 function judge(settled: Settled, context: RunContext): ExecResult {
-  const bound = (text: string) => ErrorDetail.preview(text, context.limit);
+  const bound = (text: string) => ErrorDetail.preview(text, context.detailLimit);
   switch (settled.kind) {
     case 'forced':
       if (settled.end === 'timeout') return timeoutFailure(context, false);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
+import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
@@ -11,11 +12,11 @@ import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host
 
 /** Options of {@link checkPackage}. */
 export interface CheckOptions {
-  /** Deadline of each run of an example (ms). Default 10 000. */
+  /** Deadline of each run of an example (ms). Default 10 000 (`CHECK_RUN_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** Grace after an abort, and between SIGHUP and SIGKILL (ms). Default 2000. */
+  /** Grace after an abort, and between SIGHUP and SIGKILL (ms). Default the host's, 2000. */
   graceMs?: number;
-  /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
+  /** How long a probe, and the package's runtimes hook, may take (ms). Default the host's probe timeout, 3000. */
   probeTimeoutMs?: number;
   /**
    * Where the examples run: the directory that holds what they need (the file a `jq` example
@@ -30,6 +31,8 @@ export interface CheckOptions {
  * breaker is out of reach so that every run of a crashing leaf shows what it does, not a 503.
  */
 const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 100 } as const;
+/** Default deadline of each run of an example (ms): an example is a one-line witness. */
+export const CHECK_RUN_TIMEOUT_MS = 10_000;
 /** Tags checked at once. */
 const CONCURRENCY = 3;
 
@@ -41,9 +44,9 @@ const CONCURRENCY = 3;
  */
 export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
   const packageDir = resolve(dir);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const graceMs = options.graceMs ?? 2000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 3000;
+  const timeoutMs = options.timeoutMs ?? CHECK_RUN_TIMEOUT_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const manifest = await checkManifest(packageDir, probeTimeoutMs);
   const tags =
     manifest.discovery === undefined

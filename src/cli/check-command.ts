@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { checkPackage } from '../check/check-package.js';
+import { CHECK_RUN_TIMEOUT_MS, checkPackage } from '../check/check-package.js';
+import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';
@@ -15,9 +16,9 @@ processes left behind, state retained across runs, result validity, other violat
   --json                 print the report as JSON (schema plurnk-execs/check@1)
   --cwd <dir>            where the examples run (default: a new empty temporary directory);
                          an example whose file target is missing there is reported not run
-  --timeout <ms>         deadline of each run of the example (default 10000)
-  --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default 2000)
-  --probe-timeout <ms>   how long the probe and a runtimes hook may take (default 3000)
+  --timeout <ms>         deadline of each run of the example (default ${CHECK_RUN_TIMEOUT_MS})
+  --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default ${DEFAULT_GRACE_MS})
+  --probe-timeout <ms>   how long the probe and a runtimes hook may take (default ${DEFAULT_PROBE_TIMEOUT_MS})
 
 Exit code: 0 only when the package is clean; 1 otherwise; 2 for a bad command line.
 `;

@@ -1,21 +1,21 @@
 import * as v from 'valibot';
-import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
-import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
-import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
+import type { BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
-import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultRssMb } from './limit-defaults.js';
-
-/** Default time one probe may take at boot. */
-export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
-
-/**
- * How long a thread may take to import and construct its leaf before a probe or effect call
- * gives up on it. Apart from the probe timeout so that a loaded machine starting many threads
- * at once does not fail fast probes.
- */
-export const LOAD_TIMEOUT_MS = 15_000;
+import {
+  DEFAULT_BREAKER,
+  DEFAULT_CONSOLE_BYTES,
+  DEFAULT_EXTERNAL_MB,
+  DEFAULT_GRACE_MS,
+  DEFAULT_HEAP_MB,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_OUTPUT_BYTES,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  DEFAULT_RECYCLE,
+  DEFAULT_UNRESPONSIVE_MS,
+  defaultRssMb,
+} from './defaults.js';
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -88,14 +88,14 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     defaultRuntime,
-    recycle: recycle ?? 'each-run',
+    recycle: recycle ?? DEFAULT_RECYCLE,
     heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
     externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
     rssMb: limits?.rssMb ?? defaultRssMb(),
-    outputBytes: limits?.outputBytes ?? DEFAULT_WORKER_LIMITS.outputBytes,
-    consoleBytes: limits?.consoleBytes ?? DEFAULT_WORKER_LIMITS.consoleBytes,
-    graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
-    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_WORKER_LIMITS.heartbeatMs,
+    outputBytes: limits?.outputBytes ?? DEFAULT_OUTPUT_BYTES,
+    consoleBytes: limits?.consoleBytes ?? DEFAULT_CONSOLE_BYTES,
+    graceMs: limits?.graceMs ?? DEFAULT_GRACE_MS,
+    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     unresponsiveMs: limits?.unresponsiveMs ?? DEFAULT_UNRESPONSIVE_MS,
     breaker: { ...DEFAULT_BREAKER, ...breaker },
     onProbe,

@@ -8,7 +8,7 @@ import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { TimeoutError, withDeadline } from '../runtime/deadline.js';
 import { openControlPort } from './ports/control-port.js';
-import { LOAD_TIMEOUT_MS } from './host-options.js';
+import { LOAD_TIMEOUT_MS } from './defaults.js';
 import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';

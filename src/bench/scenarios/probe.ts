@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_KILL_GRACE_MS } from '../../runtime/abort-reason.js';
 import { bootHost } from '../../host/boot-host.js';
-import { DEFAULT_PROBE_TIMEOUT_MS } from '../../host/host-options.js';
+import { DEFAULT_PROBE_TIMEOUT_MS } from '../../host/defaults.js';
 import { probeTag } from '../../host/probe-all.js';
 import { TagWorkers } from '../../host/threads/tag-workers.js';
 import { resolveErrorDetailLimit, workerBaseEnv } from '../../host/threads/worker-env.js';

@@ -4,7 +4,7 @@ import { isLoadStage } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
 import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
-import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import { LOAD_TIMEOUT_MS } from '../defaults.js';
 import { reapGroups } from '../threads/reaper.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 

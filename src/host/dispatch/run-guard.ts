@@ -1,6 +1,6 @@
 import type { WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
-import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import { LOAD_TIMEOUT_MS } from '../defaults.js';
 import type { RunEndReason } from '../fault-kinds.js';
 import type { RunContainment } from '../host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';

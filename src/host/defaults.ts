@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/runtimes-hook.js';
+import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
+
+// Every default of the host's options, in one place (docs/host.md lists them; a test pins each).
+// A few are owned lower down because a thread or discovery needs them too, and are named here.
+
+/** Default time one probe may take at boot (ms). */
+export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * How long a thread may take to import and construct its leaf before a probe or effect call
+ * gives up on it (ms). Apart from the probe timeout so that a loaded machine starting many
+ * threads at once does not fail fast probes.
+ */
+export const LOAD_TIMEOUT_MS = 15_000;
+
+/** Default recycling: a thread that ran a run is replaced. */
+export const DEFAULT_RECYCLE = 'each-run';
+
+/** Default JS heap cap of each executor thread (MB). */
+export const DEFAULT_HEAP_MB = 1024;
+
+/** Default cap on a thread's memory outside its JS heap: Buffers, ArrayBuffers, WebAssembly (MB). */
+export const DEFAULT_EXTERNAL_MB = 1024;
+
+/** Default silence after which a thread that started a run is unresponsive (ms). */
+export const DEFAULT_UNRESPONSIVE_MS = 30_000;
+
+/** Default grace after an abort, and between SIGHUP and SIGKILL (ms); `SubprocessExecutor` uses it too. */
+export const DEFAULT_GRACE_MS = DEFAULT_KILL_GRACE_MS;
+
+/** Default heartbeat period of a busy thread (ms); the thread falls back to it too. */
+export const DEFAULT_HEARTBEAT_MS = DEFAULT_WORKER_LIMITS.heartbeatMs;
+
+/** Default UTF-8 bytes one run may write across its channels. */
+export const DEFAULT_OUTPUT_BYTES = DEFAULT_WORKER_LIMITS.outputBytes;
+
+/** Default console output kept per run (bytes). */
+export const DEFAULT_CONSOLE_BYTES = DEFAULT_WORKER_LIMITS.consoleBytes;
+
+/** Default crash-loop breaker: `crashes` within `windowMs` degrade a tag for `cooldownMs`. */
+export const DEFAULT_BREAKER = Object.freeze({ crashes: 3, windowMs: 300_000, cooldownMs: 60_000 });
+
+/** Default bound on one package's `runtimesModule` hook during discovery (ms). */
+export { DEFAULT_HOOK_TIMEOUT_MS };
+
+/** Share of the machine's (or the container's) memory the host process may reach by default. */
+const RSS_SHARE = 0.8;
+
+const MB = 1024 * 1024;
+
+/**
+ * The default host RSS cap (MB): 80% of the memory this process may use — the cgroup limit
+ * when the container sets one below the machine's, else the machine's total.
+ */
+export function defaultRssMb(): number {
+  const cgroup = readCgroupLimit();
+  const total = cgroup !== undefined && cgroup < totalmem() ? cgroup : totalmem();
+  return Math.floor((total * RSS_SHARE) / MB);
+}
+
+/** The cgroup v2 `memory.max` (or v1 `memory.limit_in_bytes`) in bytes; undefined when unset or unreadable. */
+function readCgroupLimit(): number | undefined {
+  for (const path of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
+    try {
+      const text = readFileSync(path, 'utf8').trim();
+      if (/^\d+$/.test(text)) return Number(text);
+    } catch {
+      // Not this cgroup layout, or no cgroup at all.
+    }
+  }
+  return undefined;
+}

@@ -3,6 +3,7 @@ import { PlurnkExecsError } from '../contracts/errors.js';
 import { describeIssue } from '../contracts/result.js';
 import type { BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
+import { HostOptionsSchema } from './host-schemas.js';
 import {
   DEFAULT_BREAKER,
   DEFAULT_CONSOLE_BYTES,
@@ -16,46 +17,6 @@ import {
   DEFAULT_UNRESPONSIVE_MS,
   defaultRssMb,
 } from './defaults.js';
-
-const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
-const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
-
-/** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */
-export const HostOptionsSchema = v.strictObject({
-  cwd: v.optional(v.string()),
-  packageDirs: v.optional(v.array(v.string())),
-  env: v.optional(v.record(v.string(), v.optional(v.string()))),
-  probeTimeoutMs: v.optional(PositiveMs),
-  defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  recycle: v.optional(
-    v.union([
-      v.literal('each-run'),
-      v.literal('never'),
-      v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-    ]),
-  ),
-  onProbe: v.optional(v.function()),
-  hookTimeoutMs: v.optional(PositiveMs),
-  breaker: v.optional(
-    v.strictObject({
-      crashes: v.optional(PositiveInteger),
-      windowMs: v.optional(PositiveMs),
-      cooldownMs: v.optional(PositiveMs),
-    }),
-  ),
-  limits: v.optional(
-    v.strictObject({
-      heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
-      externalMb: v.optional(PositiveInteger),
-      rssMb: v.optional(PositiveInteger),
-      outputBytes: v.optional(PositiveInteger),
-      consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-      graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
-      heartbeatMs: v.optional(PositiveMs),
-      unresponsiveMs: v.optional(PositiveMs),
-    }),
-  ),
-});
 
 /** The host's own options with defaults filled in. */
 export interface ResolvedHostOptions {

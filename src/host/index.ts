@@ -6,8 +6,7 @@
 export { bootHost } from './boot-host.js';
 export { createHost } from './create-host.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
-export { HostOptionsSchema } from './host-options.js';
-export { ExecRequestSchema } from './dispatch/exec-request.js';
+export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
 export { isCredentialName } from './threads/worker-env.js';
 export type {

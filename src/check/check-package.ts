@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
-import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
+import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
@@ -18,6 +18,8 @@ export interface CheckOptions {
   graceMs?: number;
   /** How long a probe, and the package's runtimes hook, may take (ms). Default the host's probe timeout, 3000. */
   probeTimeoutMs?: number;
+  /** How long a thread may take to load the leaf (import and constructor) (ms). Default the host's, 15 000. */
+  loadTimeoutMs?: number;
   /**
    * Where the examples run: the directory that holds what they need (the file a `jq` example
    * reads, a git repository). Default: a new empty temporary directory, removed afterwards.
@@ -55,6 +57,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
           timeoutMs,
           graceMs,
           probeTimeoutMs,
+          loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
           cwd: options.cwd === undefined ? undefined : resolve(options.cwd),
         });
   const discovery = {
@@ -83,6 +86,7 @@ async function checkRuntimes(
 ): Promise<TagCheck[]> {
   const host = await bootHost(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
+    loadTimeoutMs: options.loadTimeoutMs,
     recycle: { afterRuns: 2 },
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },

@@ -3,9 +3,10 @@ import * as v from 'valibot';
 /**
  * Kinds of contract violation a thread itself refuses and reports over its control port: a
  * run that changed its ExecArgs, started a worker thread of its own, or signalled the host's
- * process (§executor-forbidden).
+ * process (§executor-forbidden), or notices past `limits.noticeBytes` (the thread drops them
+ * before they cross; the host holds its own copy of the cap).
  */
-export const THREAD_VIOLATION_KINDS = ['mutated-args', 'thread-ban', 'forbidden-signal'] as const;
+export const THREAD_VIOLATION_KINDS = ['mutated-args', 'thread-ban', 'forbidden-signal', 'notice-limit'] as const;
 
 /**
  * Every kind of {@link Violation}: a closed set, so a caller (`plurnk-execs check`, an
@@ -18,11 +19,13 @@ export const THREAD_VIOLATION_KINDS = ['mutated-args', 'thread-ban', 'forbidden-
  * - `invalid-notice`: emit with something that is not a notice.
  * - `invalid-interaction`: interact with something that is not an interaction request.
  * - `invalid-entry`: entry with arguments that are not (path, content, options).
- * - `malformed-sink-call`: a message on the sink port that is no sink call (or a short write before any channel).
+ * - `malformed-sink-call`: a message on the sink port that is no sink call, or that the host could not read.
  * - `after-settle`: a sink call that arrived after `run()` settled.
  * - `console-output`: output through `console.*`, stdout or stderr instead of a declared channel.
  * - `embedding-sink`: the embedding service's own sink threw or answered nonsense (not the leaf's fault).
- * - `mutated-args`, `thread-ban`, `forbidden-signal`: see {@link THREAD_VIOLATION_KINDS}.
+ * - `host-error`: the host itself failed to handle a sink call (not the leaf's fault).
+ * - `mutated-args`, `thread-ban`, `forbidden-signal`, `notice-limit` (notices past `limits.noticeBytes`,
+ *   dropped, recorded once per run): see {@link THREAD_VIOLATION_KINDS}.
  * - `truncated`: stands for the violations past the kept ones; its detail counts them.
  */
 export const VIOLATION_KINDS = [
@@ -38,6 +41,7 @@ export const VIOLATION_KINDS = [
   'after-settle',
   'console-output',
   'embedding-sink',
+  'host-error',
   ...THREAD_VIOLATION_KINDS,
   'truncated',
 ] as const;

@@ -38,6 +38,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     heartbeatMs: resolved.heartbeatMs,
     outputBytes: resolved.outputBytes,
     consoleBytes: resolved.consoleBytes,
+    noticeBytes: resolved.noticeBytes,
   };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
@@ -49,6 +50,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   }
   const probes = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
+    loadTimeoutMs: resolved.loadTimeoutMs,
     graceMs: resolved.graceMs,
     detailLimit,
     onProbe: resolved.onProbe,

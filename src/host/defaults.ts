@@ -11,11 +11,11 @@ import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
 /**
- * How long a thread may take to import and construct its leaf before a probe or effect call
- * gives up on it (ms). Apart from the probe timeout so that a loaded machine starting many
- * threads at once does not fail fast probes.
+ * Default of `loadTimeoutMs`: how long a thread may take to start, import and construct its
+ * leaf before a probe, an effect() call or a run gives up on it (ms). Apart from the probe
+ * timeout so that a loaded machine starting many threads at once does not fail fast probes.
  */
-export const LOAD_TIMEOUT_MS = 15_000;
+export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 
 /** Default recycling: a thread that ran a run is replaced. */
 export const DEFAULT_RECYCLE = 'each-run';
@@ -28,6 +28,15 @@ export const DEFAULT_EXTERNAL_MB = 1024;
 
 /** Default silence after which a thread that started a run is unresponsive (ms). */
 export const DEFAULT_UNRESPONSIVE_MS = 30_000;
+
+/** Default bytes of notices one run may emit (their JSON); later notices are dropped and counted. */
+export const DEFAULT_NOTICE_BYTES = 1024 * 1024;
+
+/** Default bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is an invalid result. */
+export const DEFAULT_PROBLEM_BYTES = 64 * 1024;
+
+/** Default bytes of violation text one run keeps; later violations are counted. */
+export const DEFAULT_VIOLATION_BYTES = 64 * 1024;
 
 /** Default grace after an abort, and between SIGHUP and SIGKILL (ms); `SubprocessExecutor` uses it too. */
 export const DEFAULT_GRACE_MS = DEFAULT_KILL_GRACE_MS;

@@ -41,6 +41,7 @@ export type ProbeFault = (typeof PROBE_FAULTS)[number];
  * - `output-limit`: the run wrote past `limits.outputBytes`.
  * - `thread-died`: the thread died during the run (`process.exit()`, a native crash).
  * - `escaped-error`: an error escaped the leaf (from a timer or callback) while the run was in flight.
+ * - `host-error`: the host itself failed to judge the run (a bug of the host's, not the leaf's).
  */
 export const RUN_END_REASONS = [
   'timeout',
@@ -53,6 +54,7 @@ export const RUN_END_REASONS = [
   'output-limit',
   'thread-died',
   'escaped-error',
+  'host-error',
 ] as const;
 
 /** One of {@link RUN_END_REASONS}. */

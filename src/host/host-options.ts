@@ -11,22 +11,30 @@ import {
   DEFAULT_GRACE_MS,
   DEFAULT_HEAP_MB,
   DEFAULT_HEARTBEAT_MS,
+  DEFAULT_LOAD_TIMEOUT_MS,
+  DEFAULT_NOTICE_BYTES,
   DEFAULT_OUTPUT_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
+  DEFAULT_PROBLEM_BYTES,
   DEFAULT_RECYCLE,
   DEFAULT_UNRESPONSIVE_MS,
+  DEFAULT_VIOLATION_BYTES,
   defaultRssMb,
 } from './defaults.js';
 
 /** The host's own options with defaults filled in. */
 export interface ResolvedHostOptions {
   probeTimeoutMs: number;
+  loadTimeoutMs: number;
   defaultRuntime: string | undefined;
   recycle: RecyclePolicy;
   heapMb: number;
   externalMb: number;
   rssMb: number;
   outputBytes: number;
+  noticeBytes: number;
+  problemBytes: number;
+  violationBytes: number;
   consoleBytes: number;
   graceMs: number;
   heartbeatMs: number;
@@ -35,7 +43,7 @@ export interface ResolvedHostOptions {
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
-/** Validates `options` and fills the defaults. Throws `invalid-configuration` naming every bad field. */
+/** Validates `options` and fills the defaults (defaults.ts). Throws `invalid-configuration` naming every bad field. */
 export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
   const parsed = v.safeParse(HostOptionsSchema, options);
   if (!parsed.success) {
@@ -44,16 +52,20 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? DEFAULT_RECYCLE,
     heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
     externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
     rssMb: limits?.rssMb ?? defaultRssMb(),
     outputBytes: limits?.outputBytes ?? DEFAULT_OUTPUT_BYTES,
+    noticeBytes: limits?.noticeBytes ?? DEFAULT_NOTICE_BYTES,
+    problemBytes: limits?.problemBytes ?? DEFAULT_PROBLEM_BYTES,
+    violationBytes: limits?.violationBytes ?? DEFAULT_VIOLATION_BYTES,
     consoleBytes: limits?.consoleBytes ?? DEFAULT_CONSOLE_BYTES,
     graceMs: limits?.graceMs ?? DEFAULT_GRACE_MS,
     heartbeatMs: limits?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,

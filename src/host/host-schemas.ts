@@ -24,6 +24,11 @@ export const HostOptionsSchema = v.strictObject({
   env: v.optional(v.record(v.string(), v.optional(v.string()))),
   /** How long one tag's `probe()` may take at boot. Default 3000. */
   probeTimeoutMs: v.optional(PositiveMs),
+  /**
+   * How long a thread may take to start, import and construct its leaf before a probe, an
+   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
+   */
+  loadTimeoutMs: v.optional(PositiveMs),
   /** A tag that must be registered and available, or boot fails naming it. */
   defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
   /** When a thread that ran a run is replaced. Default `'each-run'`. */
@@ -51,6 +56,12 @@ export const HostOptionsSchema = v.strictObject({
       rssMb: v.optional(PositiveInteger),
       /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
       outputBytes: v.optional(PositiveInteger),
+      /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
+      noticeBytes: v.optional(PositiveInteger),
+      /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
+      problemBytes: v.optional(PositiveInteger),
+      /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
+      violationBytes: v.optional(PositiveInteger),
       /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
       consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */

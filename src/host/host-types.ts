@@ -30,7 +30,7 @@ export interface EmbeddingSinks {
   write?(channel: string, chunk: string, mimetype?: string): void;
   setState?(channel: string, state: ChannelState): void;
   emit?(notice: Notice): void;
-  /** Answers a leaf's interaction. Absent ⇒ every interaction resolves `{ outcome: 'declined' }`. */
+  /** Answers a leaf's interaction. Absent ⇒ every interaction resolves `{ status: 'cancelled' }` (as in 1.x). */
   interact?(request: ClientInteractionRequest): Promise<ClientInteractionResolution>;
   /** Materializes an entry. Absent ⇒ the leaf's `args.entry` is absent too. */
   entry?(path: string, content: string | null, opts: EntryOptions): Promise<string>;

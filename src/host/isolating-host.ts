@@ -131,6 +131,7 @@ export class IsolatingHost implements Host {
     const handle = booted.workers.acquire('run');
     let ranRun = false;
     let poisoned = false;
+    let groups: ReadonlySet<number> = new Set();
     try {
       const call = await callEffect(handle, admission.target, this.effectOptions());
       if (this.closing.signal.aborted)
@@ -139,7 +140,11 @@ export class IsolatingHost implements Host {
         poisoned = call.poisoned;
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit)), null);
       }
-      const stream = new RunStream(booted.probe.channels!, request.sinks);
+      const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
+      // The thread counts as used, and as suspect, from the moment the run is posted: whatever
+      // happens in the await, it is never handed to another run under 'each-run'.
+      ranRun = true;
+      poisoned = true;
       const end = await executeRun({
         handle,
         request: {
@@ -160,14 +165,15 @@ export class IsolatingHost implements Host {
         limits: this.options,
         memory: this.memory,
       });
-      ranRun = true;
       poisoned = end.poisoned;
+      groups = end.groups;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
       const reapedProcesses = countLiveProcesses(end.groups);
-      await reapGroups(end.groups, this.options.graceMs);
+      // A group the host may not signal (EPERM) must not make exec() reject.
+      await reapGroups(end.groups, this.options.graceMs).catch(() => []);
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
@@ -183,6 +189,8 @@ export class IsolatingHost implements Host {
       };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
+      // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
+      await reapGroups(groups, this.options.graceMs).catch(() => {});
     }
   }
 
@@ -200,7 +208,12 @@ export class IsolatingHost implements Host {
 
   /** effect() is bounded like a probe: it must be cheap. */
   private effectOptions() {
-    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
+    return {
+      timeoutMs: this.options.probeTimeoutMs,
+      loadTimeoutMs: this.options.loadTimeoutMs,
+      graceMs: this.options.graceMs,
+      closing: this.closing.signal,
+    };
   }
 
   private assertOpen(): void {

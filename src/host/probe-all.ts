@@ -8,10 +8,10 @@ import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { TimeoutError, withDeadline } from '../runtime/deadline.js';
 import { openControlPort } from './ports/control-port.js';
-import { LOAD_TIMEOUT_MS } from './defaults.js';
 import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
+import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
@@ -27,6 +27,8 @@ export interface ProbeOutcome {
 /** Timing and bounds of boot probes. */
 export interface ProbeOptions {
   readonly probeTimeoutMs: number;
+  /** How long the leaf may take to load before the probe starts. */
+  readonly loadTimeoutMs: number;
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
   readonly detailLimit: number;
@@ -56,7 +58,7 @@ export async function probeAll(
 /**
  * Loads the leaf in one of the tag's threads and probes it. The timeout starts when `probe()`
  * starts in the thread, so thread start-up and import on a busy machine do not count against
- * it (loading has its own, longer bound). A probe that rejects, overruns or returns nonsense
+ * it (loading has its own bound, `loadTimeoutMs`). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
@@ -71,8 +73,8 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await withDeadline(
       Promise.race([control.started, task]),
-      LOAD_TIMEOUT_MS,
-      `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+      options.loadTimeoutMs,
+      `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
     );
     fault = 'probe-timeout';
     const reply = await withDeadline(task, options.probeTimeoutMs, `probe exceeded ${options.probeTimeoutMs}ms`);
@@ -109,7 +111,8 @@ function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag:
       );
     return unavailable('probe-threw', `probe threw: ${describeError(reply.error)}`);
   }
-  const report = reply.value as ProbeReport;
+  // The reply crossed from the thread unvalidated: read its fields only from an object.
+  const report = (typeof reply.value === 'object' && reply.value !== null ? reply.value : {}) as Partial<ProbeReport>;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
   if (!channels.success)
     return unavailable(
@@ -119,7 +122,7 @@ function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag:
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
     return unavailable(
       'invalid-channels',
-      `the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`,
+      `the executor's defaultChannel ${describeLeafValue(report.defaultChannel)} is not a declared channel`,
     );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);

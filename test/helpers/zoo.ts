@@ -125,7 +125,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
   if (zoo.problem === undefined) {
     expect(out.result.problem).toBeUndefined();
   } else {
-    expect(out.result.problem?.type).toBe(`https://plurnk.dev/problems/${zoo.problem}`);
+    expect(out.result.problem?.type).toBe(`https://problems.plurnk.xyz/scheme/${zoo.problem}`);
     expect(out.result.problem?.status).toBe(zoo.status);
   }
   if (zoo.forcedEnd !== undefined) expect(out.containment?.forcedEnd).toEqual(zoo.forcedEnd);
@@ -143,7 +143,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
 
   if (zoo.next === 'unavailable') {
     const next = await host.exec({ runtime: zoo.runtime, body: 'ok' });
-    expect(next.result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-unavailable');
+    expect(next.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/runtime-unavailable');
   } else {
     const next = await host.exec({ runtime: zoo.runtime, body: zoo.next.body, target: zoo.next.target ?? null });
     expect(next.result.status).toBe(200);

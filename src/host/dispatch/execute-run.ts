@@ -2,6 +2,7 @@ import { ErrorDetail } from '../../contracts/error-detail.js';
 import { isLoadStage, type RunRequest, type TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation, type WatchEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
 import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
@@ -11,7 +12,7 @@ import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import type { WorkerHandle } from '../threads/worker-handle.js';
+import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -54,7 +55,7 @@ type Settled =
  * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
  * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
  * thread terminated; a thread that stops answering or outgrows its memory is terminated at
- * once. A limit the run broke decides its result, whatever the leaf answered.
+ * once. A limit the run broke decides its result, whatever the leaf answered. Never rejects.
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
@@ -64,7 +65,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     memory: context.memory,
     interrupt: () => watch.interrupt(),
   });
-  const control = openControlPort((message) => guard.onMessage(message));
+  const control = openControlPort(
+    (message) => guard.onMessage(message),
+    (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
+  );
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -117,6 +121,19 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
     };
+  } catch (error) {
+    // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
+    const detail = `the host could not judge the run: ${describeThrow(error)}`;
+    stream.violate('host-error', detail);
+    void handle.terminate(detail);
+    return {
+      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
+      poisoned: true,
+      groups: control.groups,
+      crash: undefined,
+      console: guard.console(),
+      forcedEnd: { reason: 'host-error', terminated: true },
+    };
   } finally {
     guard.dispose();
     watch.dispose();
@@ -152,6 +169,8 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
       );
     case 'died':
+      if (settled.error instanceof MalformedReplyError)
+        return hostFailure('executor-invalid-result', bound(settled.error.message));
       if (isOutOfMemory(settled.error)) {
         return hostFailure(
           'memory-limit-exceeded',
@@ -163,11 +182,11 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
       );
     case 'reply':
-      return judgeReply(settled.reply, bound);
+      return judgeReply(settled.reply, bound, context.limits.problemBytes);
   }
 }
 
-function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResult {
+function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBytes: number): ExecResult {
   if (!reply.ok) {
     if (reply.stage === 'reply')
       return hostFailure(
@@ -182,7 +201,16 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResu
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);
-  if (validation.ok) return validation.result;
+  if (validation.ok) {
+    const problem = validation.result.problem;
+    // Validated plain JSON: serializing it cannot throw. Detail and extensions both count.
+    const size = problem === undefined ? 0 : Buffer.byteLength(JSON.stringify(problem), 'utf8');
+    if (size <= problemBytes) return validation.result;
+    return hostFailure(
+      'executor-invalid-result',
+      `run() resolved a Problem of ${size} bytes (detail and extensions), over limits.problemBytes ${problemBytes}`,
+    );
+  }
   return hostFailure(
     'executor-invalid-result',
     bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),

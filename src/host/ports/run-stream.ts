@@ -5,14 +5,28 @@ import {
   type ChannelDecl,
   type ChannelState,
 } from '../../contracts/channels.js';
-import { NoticeSchema, type Notice } from '../../contracts/notice.js';
+import { measureNotice, NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { Violation, ViolationKind } from '../../contracts/violation.js';
+import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
 
 /** How many violations a run keeps verbatim; the rest are counted. */
 const MAX_VIOLATIONS = 100;
+/** Characters one violation text keeps: it may quote leaf text (a channel name of a megabyte). */
+export const VIOLATION_CHARS = 1024;
+/** The longest per-write mimetype accepted: RFC 6838 caps type and subtype at 127 characters each. */
+export const MIMETYPE_CHARS = 255;
+
+/** What a run's stream may hold besides channel text (bytes); see `limits` in docs/faults.md. */
+export interface StreamBudgets {
+  readonly noticeBytes: number;
+  readonly violationBytes: number;
+}
+
+const UNBOUNDED: StreamBudgets = { noticeBytes: Infinity, violationBytes: Infinity };
 
 /**
  * The stream of one run, seeded from the executor's declared channels (state `defaultState`
@@ -25,6 +39,9 @@ export class RunStream {
   readonly notices: Notice[] = [];
   readonly violations: Violation[] = [];
   private dropped = 0;
+  private violationBytes = 0;
+  private noticeBytes = 0;
+  private noticesDropped = 0;
   private sealed = false;
   private budget: OutputBudget | undefined;
   private onOverflow: (() => void) | undefined;
@@ -32,6 +49,7 @@ export class RunStream {
   constructor(
     decls: Readonly<Record<string, ChannelDecl>>,
     private readonly sinks: EmbeddingSinks = {},
+    private readonly budgets: StreamBudgets = UNBOUNDED,
   ) {
     for (const [name, decl] of Object.entries(decls)) {
       this.channels[name] = { mimetype: decl.mimetype, state: decl.defaultState ?? 'active', text: '', parts: [] };
@@ -55,18 +73,25 @@ export class RunStream {
     if (typeof chunk !== 'string')
       return this.violate(
         'invalid-write',
-        `write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`,
+        `write to ${channel as string}: chunk must be a string, received ${typeof chunk}`,
       );
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(
         'invalid-write',
-        `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
+        `write to ${channel as string}: mimetype must be a non-empty string, received ${describeLeafValue(mimetype)}`,
       );
     }
-    const text = this.withinBudget(chunk);
-    if (text === '' && chunk !== '') return;
+    if (typeof mimetype === 'string' && mimetype.length > MIMETYPE_CHARS)
+      return this.violate(
+        'invalid-write',
+        `write to ${channel as string}: mimetype is ${mimetype.length} characters, over ${MIMETYPE_CHARS}; the write was refused`,
+      );
     const type = mimetype ?? output.parts.at(-1)?.mimetype ?? output.mimetype;
     const last = output.parts.at(-1);
+    // A part a per-write mimetype starts costs that mimetype too: alternating mimetypes cannot hold more than the cap.
+    if (mimetype !== undefined && !(last && last.mimetype === type) && this.withinBudget(type) !== type) return;
+    const text = this.withinBudget(chunk);
+    if (text === '' && chunk !== '') return;
     if (last && last.mimetype === type) last.text += text;
     else output.parts.push({ mimetype: type, text });
     output.text += text;
@@ -82,12 +107,12 @@ export class RunStream {
     if (!parsed.success)
       return this.violate(
         'invalid-state',
-        `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
+        `setState on ${channel as string}: ${describeLeafValue(state)} is not a channel state`,
       );
     if (!isLegalTransition(output.state, parsed.output)) {
       return this.violate(
         'illegal-transition',
-        `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
+        `setState on ${channel as string}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
       );
     }
     this.applyState(channel as string, output, parsed.output);
@@ -99,6 +124,16 @@ export class RunStream {
     const parsed = v.safeParse(NoticeSchema, notice);
     if (!parsed.success)
       return this.violate('invalid-notice', `emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
+    const bytes = measureNotice(parsed.output);
+    if (this.noticeBytes + bytes > this.budgets.noticeBytes) {
+      if (this.noticesDropped++ === 0)
+        this.violate(
+          'notice-limit',
+          `emit: notices past limits.noticeBytes ${this.budgets.noticeBytes} are dropped (the first was ${bytes} bytes)`,
+        );
+      return;
+    }
+    this.noticeBytes += bytes;
     this.notices.push(parsed.output);
     this.forward('emit', () => this.sinks.emit?.(parsed.output));
   }
@@ -116,14 +151,25 @@ export class RunStream {
     }
   }
 
-  /** Records a violation the host found elsewhere (an invalid interaction, say); past the cap the last entry counts the rest. */
-  violate(kind: ViolationKind, detail: string): void {
-    if (this.violations.length < MAX_VIOLATIONS) this.violations.push({ kind, detail });
-    else
-      this.violations[MAX_VIOLATIONS - 1] = {
-        kind: 'truncated',
-        detail: `… and ${++this.dropped + 1} more violations`,
-      };
+  /**
+   * Records a violation the host found elsewhere (an invalid interaction, say). Each text is
+   * cut to {@link VIOLATION_CHARS}; past {@link MAX_VIOLATIONS} violations or
+   * `violationBytes` of text, the last entry counts the rest.
+   */
+  violate(kind: ViolationKind, message: string): void {
+    const detail = clipText(message, VIOLATION_CHARS);
+    if (this.dropped > 0) {
+      this.violations[this.violations.length - 1] = truncated(++this.dropped);
+      return;
+    }
+    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + detail.length <= this.budgets.violationBytes) {
+      this.violations.push({ kind, detail });
+      this.violationBytes += detail.length;
+      return;
+    }
+    // The list is full: its last entry becomes the count of everything not kept.
+    if (this.violations.length >= MAX_VIOLATIONS) this.dropped = this.violations.pop() === undefined ? 0 : 1;
+    this.violations.push(truncated(++this.dropped));
   }
 
   /** What of `chunk` the output cap lets through ('' once it is spent). */
@@ -140,7 +186,7 @@ export class RunStream {
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
       return void this.violate(
         'undeclared-channel',
-        `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
+        `${sink} to undeclared channel ${describeLeafValue(channel)} (declared: ${Object.keys(this.channels).join(', ')})`,
       );
     }
     const output = this.channels[channel]!;
@@ -161,8 +207,13 @@ export class RunStream {
     } catch (error) {
       this.violate(
         'embedding-sink',
-        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
+        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : describeThrow(error)}`,
       );
     }
   }
+}
+
+/** The entry that stands for the `count` violations past the kept ones. */
+function truncated(count: number): Violation {
+  return { kind: 'truncated', detail: `… and ${count} more violations` };
 }

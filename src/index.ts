@@ -82,13 +82,14 @@ export {
   TargetKindSchema,
   type RuntimeDecl,
   type RuntimeInvocation,
+  type RuntimeTargetKind,
   type RuntimeToolRegistry,
   type TargetKind,
 } from './contracts/invocation.js';
 export { checkInvocationBuckets, type BucketCode, type BucketViolation } from './contracts/invocation-buckets.js';
 export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './runtime/abort-reason.js';
 export { liveGroupMembers, signalGroup, type SignalSpec } from './runtime/process-group.js';
-export type { Discovery, RegistryEntry } from './contracts/registry.js';
+export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from './contracts/registry.js';
 
 export { discover, type DiscoverOptions } from './discovery/discover.js';
 export { Policy } from './discovery/policy.js';

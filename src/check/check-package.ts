@@ -64,6 +64,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
     error: manifest.error ?? null,
     disabledByDefault: [...manifest.disabledByDefault],
+    notices: (manifest.discovery?.notices ?? []).map((notice) => notice.message),
   };
   return {
     schema: 'plurnk-execs/check@1',
@@ -115,14 +116,20 @@ async function checkRuntimes(
 }
 
 async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeContext): Promise<TagCheck> {
-  const verdict = host.availability(entry.tag)!;
+  const verdict = host.availability(entry.runtime)!;
   const probe = judgeProbe(verdict);
   if (probe.verdict !== 'pass') {
     const why = probe.verdict === 'fail' ? 'the probe failed' : `unavailable here: ${verdict.detail ?? 'no detail'}`;
-    return summarize({ ...unchecked({ tag: entry.tag, errors: [] }, why), probe });
+    return summarize({ ...unchecked({ tag: entry.runtime, errors: [] }, why), probe });
   }
   const judged = await checkExample(entry, context);
-  return summarize({ tag: entry.tag, verdict: 'pass', manifest: { verdict: 'pass', errors: [] }, probe, ...judged });
+  return summarize({
+    tag: entry.runtime,
+    verdict: 'pass',
+    manifest: { verdict: 'pass', errors: [] },
+    probe,
+    ...judged,
+  });
 }
 
 /**

@@ -50,7 +50,7 @@ export async function checkExample(
     };
   }
   const example = { body: declared.body ?? '', target: declared.target ?? null };
-  const run = (abort = false) => runMarked(context.host, entry.tag, example, context, abort);
+  const run = (abort = false) => runMarked(context.host, entry.runtime, example, context, abort);
   const first = await run();
   const needs = first.outcome.result.status >= 400 ? missingTarget(entry, example.target, context.cwd) : undefined;
   if (needs !== undefined) {

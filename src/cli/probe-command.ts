@@ -63,9 +63,9 @@ export const probeCommand: Command = {
     await host.close();
 
     const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
-      const verdict = verdicts.get(entry.tag);
+      const verdict = verdicts.get(entry.runtime);
       return {
-        tag: entry.tag,
+        tag: entry.runtime,
         package: entry.packageName,
         available: verdict?.available ?? false,
         detail: verdict?.detail ?? null,

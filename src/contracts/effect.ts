@@ -8,8 +8,11 @@ export const EffectSchema = v.picklist(['pure', 'read', 'host']);
 /** Admission fact of one invocation (§executor-effect). */
 export type Effect = v.InferOutput<typeof EffectSchema>;
 
-/** Availability verdict of one runtime tag (§executor-probe). `detail` is terse and actionable. */
-export const RuntimeAvailabilitySchema = v.strictObject({
+/**
+ * Availability verdict of one runtime tag (§executor-probe). `detail` is terse and actionable.
+ * Other fields are accepted and dropped, as 1.x's consumer read only these two.
+ */
+export const RuntimeAvailabilitySchema = v.object({
   available: v.boolean(),
   detail: v.optional(v.string()),
 });

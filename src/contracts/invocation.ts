@@ -2,10 +2,16 @@ import * as v from 'valibot';
 
 const OneLine = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.regex(/^[^\r\n]*$/, 'must be one line'));
 
-/** How a consumer realizes an authored target (§executor-invocation). */
-export const TargetKindSchema = v.picklist(['literal', 'path', 'resource']);
+/**
+ * How a consumer realizes an authored target (§executor-invocation). `script` (the later 1.x
+ * kind: "script; never a command or a directory") is a program file the executor runs: a
+ * local or `file://` path, never a directory (docs/host.md).
+ */
+export const TargetKindSchema = v.picklist(['literal', 'path', 'resource', 'script']);
 /** How a consumer realizes an authored target. */
 export type TargetKind = v.InferOutput<typeof TargetKindSchema>;
+/** 1.x's name for {@link TargetKind}. */
+export type RuntimeTargetKind = TargetKind;
 
 /** The body bucket of an invocation. */
 export const BodyDeclSchema = v.strictObject({

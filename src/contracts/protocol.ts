@@ -14,6 +14,11 @@ export interface WorkerBoot {
   readonly entryUrl: string;
   /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
   readonly limits?: WorkerLimits;
+  /**
+   * The leaf's own configuration keys in the thread's starting env: kept in `process.env`
+   * beneath a run's env, as 1.x leaves read them from `process.env` whatever the run's env is.
+   */
+  readonly ownedEnvKeys?: readonly string[];
 }
 
 /** What a thread enforces or reports on its own side (the host enforces its own copy too). */

@@ -22,9 +22,9 @@ export const RuntimeTag = Object.freeze({
     return typeof name === 'string' && PATTERN.test(name) && !RESERVED.has(name);
   },
 
-  /** 1.x name of {@link RuntimeTag.isValid}. */
+  /** 1.x's name for {@link RuntimeTag.isValid}. */
   is(name: unknown): name is string {
-    return typeof name === 'string' && PATTERN.test(name) && !RESERVED.has(name);
+    return RuntimeTag.isValid(name);
   },
 
   /** True when `name` is reserved (currently only `only`). */

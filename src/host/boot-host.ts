@@ -43,8 +43,9 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
-    const env = workerBaseEnv(process.env, detailLimit, packageOwnedEnv(discovery, entry.packageName));
-    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits };
+    const owned = packageOwnedEnv(discovery, entry.packageName);
+    const env = workerBaseEnv(process.env, detailLimit, owned);
+    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }

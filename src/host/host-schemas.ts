@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EffectSchema } from '../contracts/effect.js';
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -85,7 +86,7 @@ export const StreamAddressSchema = v.strictObject({ loop: Count, turn: Count, se
  * strict, so a misspelt field is an error rather than ignored.
  */
 export const ExecRequestSchema = v.strictObject({
-  /** The runtime tag to run. */
+  /** The runtime tag; '' means the default runtime (`defaultRuntime`, else `sh`, as 1.x). */
   runtime: v.string(),
   /** The EXEC body. */
   body: v.string(),
@@ -101,6 +102,11 @@ export const ExecRequestSchema = v.strictObject({
   timeoutMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1))),
   /** Where the run's stream lives; the outcome's `address` is built from it. */
   address: v.optional(StreamAddressSchema),
+  /**
+   * The admission fact the service already has (from `host.effect()` at proposal time): the
+   * host uses it and does not call `effect()` again. Absent ⇒ the host calls it once.
+   */
+  effect: v.optional(EffectSchema),
   /** The embedding service's own sinks. */
   sinks: v.optional(v.strictObject({ write: Sink, setState: Sink, emit: Sink, interact: Sink, entry: Sink })),
 });

@@ -128,7 +128,7 @@ export interface Host {
    * invocation for admission and for the tool documents (§executor-tool-registry).
    */
   toolRegistry(tag: string): RuntimeToolRegistry | undefined;
-  /** The admission fact of `target` for `tag`, from the tag's own thread. */
+  /** The admission fact of `target` for `tag` ('' ⇒ the default runtime), from the tag's own thread. */
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */
   exec(request: ExecRequest): Promise<ExecOutcome>;

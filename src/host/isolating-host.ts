@@ -66,7 +66,7 @@ export class IsolatingHost implements Host {
   }
 
   effect(tag: string, target: string | null): Promise<Effect> {
-    return this.track(this.classify(tag, target));
+    return this.track(this.classify(this.resolveRuntime(tag), target));
   }
 
   exec(request: ExecRequest): Promise<ExecOutcome> {
@@ -74,6 +74,7 @@ export class IsolatingHost implements Host {
     try {
       this.assertOpen();
       parsed = parseExecRequest(request);
+      parsed.runtime = this.resolveRuntime(parsed.runtime);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -133,7 +134,11 @@ export class IsolatingHost implements Host {
     let poisoned = false;
     let groups: ReadonlySet<number> = new Set();
     try {
-      const call = await callEffect(handle, admission.target, this.effectOptions());
+      // The effect is an admission fact taken once: a service that took it at proposal time passes it.
+      const call =
+        request.effect === undefined
+          ? await callEffect(handle, admission.target, this.effectOptions())
+          : ({ ok: true, effect: request.effect } as const);
       if (this.closing.signal.aborted)
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
@@ -192,6 +197,11 @@ export class IsolatingHost implements Host {
       // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
       await reapGroups(groups, this.options.graceMs).catch(() => {});
     }
+  }
+
+  /** An empty runtime means the default runtime: `defaultRuntime`, else `sh` (as 1.x). */
+  private resolveRuntime(runtime: string): string {
+    return runtime === '' ? (this.options.defaultRuntime ?? 'sh') : runtime;
   }
 
   /** The booted tag behind `host.effect`, or a named error saying why there is none. */

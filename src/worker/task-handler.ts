@@ -40,7 +40,11 @@ interface ThreadState {
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
-  const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };
+  const thread: ThreadState = {
+    limits,
+    env: watchEnvChanges(boot.ownedEnvKeys),
+    console: captureConsole(limits.consoleBytes),
+  };
   const escapes = guardEscapes((escape) =>
     reportToHost({
       type: 'fault',

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Effect } from '../../contracts/effect.js';
 import { PlurnkExecsError } from '../../contracts/errors.js';
 import { describeIssue } from '../../contracts/result.js';
 import { ExecRequestSchema } from '../host-schemas.js';
@@ -15,6 +16,8 @@ export interface ParsedExecRequest {
   timeoutMs: number | undefined;
   address: StreamAddress | undefined;
   sinks: EmbeddingSinks | undefined;
+  /** The admission fact the service already took (`host.effect()` at proposal), or undefined. */
+  effect: Effect | undefined;
 }
 
 /**
@@ -30,7 +33,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
       `invalid exec request: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { runtime, body, target, cwd, env, timeoutMs, address } = parsed.output;
+  const { runtime, body, target, cwd, env, timeoutMs, address, effect } = parsed.output;
   return {
     runtime,
     body,
@@ -41,6 +44,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
     timeoutMs,
     address,
     sinks: input.sinks,
+    effect,
   };
 }
 

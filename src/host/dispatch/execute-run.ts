@@ -106,11 +106,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     }
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
-    const result = fault
-      ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.detailLimit))
-      : watch.timedOut() && settled.kind === 'reply'
-        ? timeoutFailure(context, true)
-        : judge(settled, context);
+    const result = cancelledDespite(
+      fault
+        ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.detailLimit))
+        : watch.timedOut() && settled.kind === 'reply'
+          ? timeoutFailure(context, true)
+          : judge(settled, context),
+      context,
+    );
     const crash =
       fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
     return {
@@ -214,6 +217,21 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBy
   return hostFailure(
     'executor-invalid-result',
     bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),
+  );
+}
+
+/**
+ * A run the service aborted (its signal, or the host closing) that the leaf still reported
+ * below 400 is 499 `execution-cancelled`, as 1.x's consumer stamps it: the service stopped
+ * caring about its output, so it must not read as a success.
+ */
+function cancelledDespite(result: ExecResult, context: RunContext): ExecResult {
+  if (result.status >= 400) return result;
+  if (!context.signal?.aborted && !context.closing.aborted) return result;
+  return hostFailure(
+    'execution-cancelled',
+    `the run was aborted, but the leaf still reported status ${result.status}; an aborted run settles 499`,
+    { leafStatus: result.status },
   );
 }
 

@@ -125,7 +125,7 @@ describe('the zoo: a leaf that never loads', () => {
         detail: 'the leaf did not load within loadTimeoutMs 4000ms',
       });
       const out = await host.exec({ runtime: 'spins-at-import', body: 'ok' });
-      expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-unavailable');
+      expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/runtime-unavailable');
       expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
     } finally {
       await host.close();

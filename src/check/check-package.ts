@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
-import { DEFAULT_LOAD_TIMEOUT_MS } from '../host/host-options.js';
+import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
@@ -12,14 +12,19 @@ import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host
 
 /** Options of {@link checkPackage}. */
 export interface CheckOptions {
-  /** Deadline of each run of an example (ms). Default 10 000. */
+  /** Deadline of each run of an example (ms). Default 10 000 (`CHECK_RUN_TIMEOUT_MS`). */
   timeoutMs?: number;
-  /** Grace after an abort, and between SIGHUP and SIGKILL (ms). Default 2000. */
+  /** Grace after an abort, and between SIGHUP and SIGKILL (ms). Default the host's, 2000. */
   graceMs?: number;
-  /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
+  /** How long a probe, and the package's runtimes hook, may take (ms). Default the host's probe timeout, 3000. */
   probeTimeoutMs?: number;
-  /** How long a thread may take to load the leaf (import and constructor) (ms). Default 15 000. */
+  /** How long a thread may take to load the leaf (import and constructor) (ms). Default the host's, 15 000. */
   loadTimeoutMs?: number;
+  /**
+   * Where the examples run: the directory that holds what they need (the file a `jq` example
+   * reads, a git repository). Default: a new empty temporary directory, removed afterwards.
+   */
+  cwd?: string;
 }
 
 /**
@@ -28,6 +33,8 @@ export interface CheckOptions {
  * breaker is out of reach so that every run of a crashing leaf shows what it does, not a 503.
  */
 const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 100 } as const;
+/** Default deadline of each run of an example (ms): an example is a one-line witness. */
+export const CHECK_RUN_TIMEOUT_MS = 10_000;
 /** Tags checked at once. */
 const CONCURRENCY = 3;
 
@@ -39,9 +46,9 @@ const CONCURRENCY = 3;
  */
 export async function checkPackage(dir: string, options: CheckOptions = {}): Promise<CheckReport> {
   const packageDir = resolve(dir);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const graceMs = options.graceMs ?? 2000;
-  const probeTimeoutMs = options.probeTimeoutMs ?? 3000;
+  const timeoutMs = options.timeoutMs ?? CHECK_RUN_TIMEOUT_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const manifest = await checkManifest(packageDir, probeTimeoutMs);
   const tags =
     manifest.discovery === undefined
@@ -51,6 +58,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
           graceMs,
           probeTimeoutMs,
           loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+          cwd: options.cwd === undefined ? undefined : resolve(options.cwd),
         });
   const discovery = {
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
@@ -73,7 +81,10 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
  * tag's runs, one after another, alternate between a fresh thread and that thread's second
  * run — exactly the pairs the state check compares.
  */
-async function checkRuntimes(discovery: Discovery, options: Required<CheckOptions>): Promise<TagCheck[]> {
+async function checkRuntimes(
+  discovery: Discovery,
+  options: Required<Omit<CheckOptions, 'cwd'>> & { cwd: string | undefined },
+): Promise<TagCheck[]> {
   const host = await bootHost(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
     loadTimeoutMs: options.loadTimeoutMs,
@@ -81,12 +92,13 @@ async function checkRuntimes(discovery: Discovery, options: Required<CheckOption
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },
   });
-  const cwd = mkdtempSync(join(tmpdir(), 'plurnk-execs-check-'));
+  const temporary = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'plurnk-execs-check-')) : undefined;
+  const cwd = options.cwd ?? temporary!;
   try {
     // A run's env replaces its thread's: give each run what the thread would have had, plus the marker.
-    const limit = await resolveErrorDetailLimit(discovery.env);
+    const detailLimit = await resolveErrorDetailLimit(discovery.env);
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
-    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, packageName));
+    const env = workerBaseEnv(process.env, detailLimit, packageOwnedEnv(discovery, packageName));
     const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
     const entries = [...discovery.registry.values()];
     const results: TagCheck[] = new Array(entries.length);
@@ -99,7 +111,7 @@ async function checkRuntimes(discovery: Discovery, options: Required<CheckOption
     return results;
   } finally {
     await host.close();
-    rmSync(cwd, { recursive: true, force: true });
+    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
   }
 }
 
@@ -120,28 +132,19 @@ async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeConte
   });
 }
 
-// Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
-// judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
-const PROBE_FAULTS = [
-  /^the leaf could not be loaded/,
-  /^the leaf did not load within/,
-  /^probe exceeded/,
-  /^probe threw/,
-  /^probe answered a value/,
-  /^probe returned an invalid verdict/,
-  /^the executor declares invalid channels/,
-  /^the executor's defaultChannel/,
-  /^the worker thread died while probing/,
-];
-
+/**
+ * Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to
+ * judge for the leaf — it threw, overran, crashed, or answered nonsense — is a failure.
+ */
 function judgeProbe(verdict: Availability): TagCheck['probe'] {
-  const detail = verdict.detail ?? null;
-  const judged: Verdict = verdict.available
-    ? 'pass'
-    : PROBE_FAULTS.some((pattern) => pattern.test(detail ?? ''))
-      ? 'fail'
-      : 'skip';
-  return { verdict: judged, available: verdict.available, detail, probeMs: verdict.probeMs };
+  const judged: Verdict = verdict.available ? 'pass' : verdict.fault !== undefined ? 'fail' : 'skip';
+  return {
+    verdict: judged,
+    available: verdict.available,
+    fault: verdict.fault ?? null,
+    detail: verdict.detail ?? null,
+    probeMs: verdict.probeMs,
+  };
 }
 
 /** A tag whose runtime checks could not run, and why. */
@@ -150,7 +153,7 @@ function unchecked(declared: ManifestCheck['tags'][number], why: string): TagChe
     tag: declared.tag,
     verdict: 'skip',
     manifest: { verdict: declared.errors.length === 0 ? 'pass' : 'fail', errors: [...declared.errors] },
-    probe: { verdict: 'skip', available: null, detail: why, probeMs: null },
+    probe: { verdict: 'skip', available: null, fault: null, detail: why, probeMs: null },
     example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why, ms: null },
     checks: allSkipped(why),
   };

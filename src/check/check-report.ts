@@ -1,3 +1,5 @@
+import type { ProbeFault } from '../host/fault-kinds.js';
+
 /** A check's outcome: `skip` when it could not be judged here (say why in `detail`). */
 export type Verdict = 'pass' | 'fail' | 'skip';
 
@@ -32,7 +34,14 @@ export interface TagCheck {
   /** `fail` when any part failed; `skip` when nothing could run here (an unavailable binary); else `pass`. */
   verdict: Verdict;
   manifest: { verdict: Verdict; errors: string[] };
-  probe: { verdict: Verdict; available: boolean | null; detail: string | null; probeMs: number | null };
+  probe: {
+    verdict: Verdict;
+    available: boolean | null;
+    /** The host's fault kind when the probe failed through the leaf's fault (`PROBE_FAULTS`), else null. */
+    fault: ProbeFault | null;
+    detail: string | null;
+    probeMs: number | null;
+  };
   example: {
     verdict: Verdict;
     body: string | null;

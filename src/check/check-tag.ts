@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RegistryEntry } from '../contracts/registry.js';
+import type { Violation, ViolationKind } from '../contracts/violation.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks, type TagCheck } from './check-report.js';
+import type { RunEndReason } from '../host/fault-kinds.js';
 import type { ExecOutcome, Host } from '../host/host-types.js';
 import { findMarkedProcesses, killProcesses } from '../runtime/marked-processes.js';
 
@@ -18,6 +23,9 @@ export interface TagProbeContext {
   readonly timeoutMs: number;
   readonly graceMs: number;
 }
+
+/** Violation kinds with a check of their own (`undeclaredChannels`, `console`): the `violations` check leaves them out. */
+const JUDGED_APART: ReadonlySet<ViolationKind> = new Set(['undeclared-channel', 'console-output']);
 
 type Example = { body: string; target: string | null };
 type Marked = { outcome: ExecOutcome; ms: number; outlived: string[] };
@@ -44,6 +52,21 @@ export async function checkExample(
   const example = { body: declared.body ?? '', target: declared.target ?? null };
   const run = (abort = false) => runMarked(context.host, entry.runtime, example, context, abort);
   const first = await run();
+  const needs = first.outcome.result.status >= 400 ? missingTarget(entry, example.target, context.cwd) : undefined;
+  if (needs !== undefined) {
+    const why = `not run: needs ${example.target} (${needs}): ${first.outcome.result.problem?.detail ?? `status ${first.outcome.result.status}`}`;
+    return {
+      example: {
+        verdict: 'skip',
+        ...example,
+        status: first.outcome.result.status,
+        problem: first.outcome.result.problem?.type ?? null,
+        detail: why,
+        ms: first.ms,
+      },
+      checks: allSkipped(why),
+    };
+  }
   // A second run in the first run's thread, then a first run in a fresh thread. When the
   // example failed there is no answer to compare, so the state check is skipped.
   const again = first.outcome.result.status < 400 ? await run() : undefined;
@@ -61,7 +84,7 @@ export async function checkExample(
       ms: first.ms,
     },
     checks: {
-      undeclaredChannels: judgeViolations(outcome.violations.filter(isUndeclared)),
+      undeclaredChannels: judgeViolations(outcome.violations.filter((v) => v.kind === 'undeclared-channel')),
       console: judgeConsole(outcome),
       signal: judgeSignal(aborted.outcome, context.graceMs),
       processes: judgeProcesses([first, again, fresh, aborted].filter((marked) => marked !== undefined)),
@@ -70,9 +93,28 @@ export async function checkExample(
           ? skip('the example failed, so there is no answer to compare')
           : judgeState([first.outcome, fresh.outcome], again.outcome),
       result: judgeResult(outcome),
-      violations: judgeViolations(outcome.violations.filter((v) => !isUndeclared(v) && !isConsole(v))),
+      violations: judgeViolations(outcome.violations.filter((v) => !JUDGED_APART.has(v.kind))),
     },
   };
+}
+
+/**
+ * Why the example's target is missing where it ran — a `path` or `resource` target that does
+ * not exist in `cwd` — or undefined when it is there (or is a literal, which has no place).
+ * A failed example with a missing target could not run here: that is the author's setup, not
+ * the leaf's fault.
+ */
+function missingTarget(entry: RegistryEntry, target: string | null, cwd: string): string | undefined {
+  const kind = entry.invocation.target?.kind;
+  if (target === null || target === '' || (kind !== 'path' && kind !== 'resource')) return undefined;
+  let path: string;
+  try {
+    path = target.startsWith('file:') ? fileURLToPath(target) : resolve(cwd, target);
+  } catch {
+    return undefined;
+  }
+  if (existsSync(path)) return undefined;
+  return `no such ${kind} in ${cwd}; give check a cwd (--cwd <dir>) where it exists`;
 }
 
 /** Every contract check skipped for the same reason. */
@@ -119,8 +161,8 @@ async function runMarked(
   return { outcome, ms, outlived: survivors.map((p) => `${p.pid} (${p.command})`) };
 }
 
-function judgeViolations(violations: string[]): CheckItem {
-  return violations.length === 0 ? pass() : fail(violations.join('; '));
+function judgeViolations(violations: readonly Violation[]): CheckItem {
+  return violations.length === 0 ? pass() : fail(violations.map((v) => v.detail).join('; '));
 }
 
 function judgeConsole(outcome: ExecOutcome): CheckItem {
@@ -131,14 +173,19 @@ function judgeConsole(outcome: ExecOutcome): CheckItem {
   );
 }
 
+/** Run-end reasons that say a limit ended the aborted run before it could show whether it honours its signal. */
+const LIMIT_ENDS: ReadonlySet<RunEndReason> = new Set(['heap-limit', 'external-limit', 'rss-limit', 'output-limit']);
+
 function judgeSignal(outcome: ExecOutcome, graceMs: number): CheckItem {
-  const problem = outcome.result.problem;
-  if (/did not settle within \d+ms/.test(problem?.detail ?? ''))
+  const end = outcome.containment?.forcedEnd;
+  if (end === null || end === undefined) return pass();
+  if (end.terminated && (end.reason === 'cancelled' || end.reason === 'timeout'))
     return fail(`an aborted run did not settle within ${graceMs}ms; the host terminated its thread`);
-  if (problem?.type.endsWith('/exec/executor-unresponsive'))
-    return fail('an aborted run stopped answering; the host terminated its thread');
-  if (problem?.type.endsWith('-limit-exceeded'))
-    return skip(`the aborted run broke a limit before it could settle: ${problem.detail}`);
+  if (end.reason === 'unresponsive') return fail('an aborted run stopped answering; the host terminated its thread');
+  if (LIMIT_ENDS.has(end.reason))
+    return skip(
+      `the aborted run broke a limit (${end.reason}) before it could settle: ${outcome.result.problem?.detail ?? ''}`,
+    );
   return pass();
 }
 
@@ -178,12 +225,4 @@ function judgeResult(outcome: ExecOutcome): CheckItem {
 function fingerprint(outcome: ExecOutcome): string {
   const channels = Object.fromEntries(Object.entries(outcome.channels).map(([name, channel]) => [name, channel.text]));
   return JSON.stringify({ status: outcome.result.status, problem: outcome.result.problem?.type ?? null, channels });
-}
-
-function isUndeclared(violation: string): boolean {
-  return / to undeclared channel /.test(violation);
-}
-
-function isConsole(violation: string): boolean {
-  return violation.startsWith('console output:');
 }

@@ -1,10 +1,11 @@
 import { resolve } from 'node:path';
-import { checkPackage } from '../check/check-package.js';
+import { CHECK_RUN_TIMEOUT_MS, checkPackage } from '../check/check-package.js';
+import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';
 
-const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--timeout <ms>] [--grace <ms>] [--probe-timeout <ms>]
+const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--cwd <dir>] [--timeout <ms>] [--grace <ms>] [--probe-timeout <ms>]
 
 Loads the one executor leaf package in <package-dir> in isolation (its operator policy and
 trust gate set aside) and reports, per tag: the manifest verdict with every validation error,
@@ -13,9 +14,11 @@ contract checks — undeclared channels, console output, signal honoured within 
 processes left behind, state retained across runs, result validity, other violations.
 
   --json                 print the report as JSON (schema plurnk-execs/check@1)
-  --timeout <ms>         deadline of each run of the example (default 10000)
-  --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default 2000)
-  --probe-timeout <ms>   how long the probe and a runtimes hook may take (default 3000)
+  --cwd <dir>            where the examples run (default: a new empty temporary directory);
+                         an example whose file target is missing there is reported not run
+  --timeout <ms>         deadline of each run of the example (default ${CHECK_RUN_TIMEOUT_MS})
+  --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default ${DEFAULT_GRACE_MS})
+  --probe-timeout <ms>   how long the probe and a runtimes hook may take (default ${DEFAULT_PROBE_TIMEOUT_MS})
 
 Exit code: 0 only when the package is clean; 1 otherwise; 2 for a bad command line.
 `;
@@ -31,6 +34,7 @@ export const checkCommand: Command = {
       argv,
       {
         json: { type: 'boolean' },
+        cwd: { type: 'string' },
         timeout: { type: 'string' },
         grace: { type: 'string' },
         'probe-timeout': { type: 'string' },
@@ -45,6 +49,7 @@ export const checkCommand: Command = {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(graceMs === undefined ? {} : { graceMs }),
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
+      ...(values.cwd === undefined ? {} : { cwd: resolve(io.cwd, values.cwd as string) }),
     });
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheck(report));
     return report.clean ? EXIT.ok : EXIT.failed;

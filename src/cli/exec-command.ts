@@ -60,7 +60,7 @@ export const execCommand: Command = {
         `── ${runtime} ${outcome.result.status}${outcome.effect ? ` · effect ${outcome.effect}` : ''} · ${ms} ms\n`,
       );
       if (outcome.result.problem) io.stderr.write(formatProblem(outcome.result.problem));
-      for (const violation of outcome.violations) io.stderr.write(`contract violation: ${violation}\n`);
+      for (const { kind, detail } of outcome.violations) io.stderr.write(`contract violation (${kind}): ${detail}\n`);
       return exitCodeOf(outcome.result);
     } finally {
       stopInterrupts();

@@ -71,7 +71,11 @@ function explain(tag: TagCheck): string[] {
   note('probe', { verdict: tag.probe.verdict, detail: tag.probe.detail });
   note('example', {
     verdict: tag.example.verdict,
-    detail: tag.example.problem === null ? tag.example.detail : `${tag.example.problem}: ${tag.example.detail}`,
+    // A skipped example says why it did not count ("not run: needs …"), which names the Problem's detail already.
+    detail:
+      tag.example.problem === null || tag.example.verdict === 'skip'
+        ? tag.example.detail
+        : `${tag.example.problem}: ${tag.example.detail}`,
   });
   for (const name of CONTRACT_CHECKS) note(name, tag.checks[name]);
   return lines;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
+import { ThreadViolationKindSchema, type ThreadViolationKind } from './violation.js';
 
 // Message shapes between the host and one executor worker thread. The port type is a
 // parameter so this file imports no thread library: the host instantiates it with
@@ -80,11 +81,20 @@ export type WorkerTask<Port = unknown> = (
 };
 
 /**
- * Where a task failed: loading the leaf (import or constructor), the call itself, sending back
- * a value that cannot be cloned, or an error that escaped the call (thrown from a timer or
- * callback, or a rejection nobody handled) while the task ran.
+ * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as
+ * its default export; `construct`: the constructor threw or built no executor), the call
+ * itself, sending back a value that cannot be cloned, or an error that escaped the call (thrown
+ * from a timer or callback, or a rejection nobody handled) while the task ran.
  */
-export type FailureStage = 'load' | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
+export type FailureStage = LoadStage | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
+
+/** The stages of loading a leaf: importing its module, then constructing its executor. */
+export type LoadStage = 'import' | 'construct';
+
+/** True when a task failed because its thread could not load the leaf. */
+export function isLoadStage(stage: FailureStage): stage is LoadStage {
+  return stage === 'import' || stage === 'construct';
+}
 
 /**
  * What the worker answers for every task. The worker's handler never throws: a leaf's throw
@@ -110,7 +120,7 @@ export const TaskReplySchema = v.variant('ok', [
   v.object({ ok: v.literal(true), value: v.optional(v.unknown()), threadId: v.number() }),
   v.object({
     ok: v.literal(false),
-    stage: v.picklist(['load', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
+    stage: v.picklist(['import', 'construct', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
     error: SerializedErrorSchema,
     threadId: v.number(),
   }),
@@ -146,8 +156,8 @@ export type WorkerControlMessage =
   | { readonly type: 'output-limit'; readonly limitBytes: number }
   /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
   | { readonly type: 'console'; readonly bytes: number; readonly text: string }
-  /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…). */
-  | { readonly type: 'violation'; readonly message: string }
+  /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…), by kind. */
+  | { readonly type: 'violation'; readonly kind: ThreadViolationKind; readonly message: string }
   /** (Parent port only) an error escaped the leaf while no task ran; the thread exits next. */
   | { readonly type: 'fault'; readonly error: SerializedError };
 
@@ -214,7 +224,7 @@ export const WorkerControlMessageSchema = v.variant('type', [
   }),
   v.object({ type: v.literal('output-limit'), limitBytes: Bytes }),
   v.object({ type: v.literal('console'), bytes: Bytes, text: v.string() }),
-  v.object({ type: v.literal('violation'), message: v.string() }),
+  v.object({ type: v.literal('violation'), kind: ThreadViolationKindSchema, message: v.string() }),
   v.object({ type: v.literal('fault'), error: v.object({ name: v.string(), message: v.string() }) }),
 ]);
 

@@ -32,7 +32,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
       `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`,
     );
   }
-  const limit = await resolveErrorDetailLimit(discovery.env ?? {});
+  const detailLimit = await resolveErrorDetailLimit(discovery.env ?? {});
   const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
   const limits = {
     heartbeatMs: resolved.heartbeatMs,
@@ -44,25 +44,25 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
     const owned = packageOwnedEnv(discovery, entry.packageName);
-    const env = workerBaseEnv(process.env, limit, owned);
+    const env = workerBaseEnv(process.env, detailLimit, owned);
     const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
-  const boots = await probeAll(workers, {
+  const probes = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
     loadTimeoutMs: resolved.loadTimeoutMs,
     graceMs: resolved.graceMs,
-    limit,
+    detailLimit,
     onProbe: resolved.onProbe,
   });
   const tags = new Map<string, BootedTag>();
   for (const [tag, tagWorkers] of workers) {
-    const boot = boots.get(tag)!;
-    if (!boot.verdict.available) await tagWorkers.close();
-    tags.set(tag, { workers: tagWorkers, boot });
+    const probe = probes.get(tag)!;
+    if (!probe.verdict.available) await tagWorkers.close();
+    tags.set(tag, { workers: tagWorkers, probe });
   }
-  const host = new IsolatingHost(discovery, tags, resolved, limit, breaker);
+  const host = new IsolatingHost(discovery, tags, resolved, detailLimit, breaker);
   const wanted = resolved.defaultRuntime;
   if (wanted !== undefined && !host.availability(wanted)?.available) {
     await host.close();

@@ -1,3 +1,4 @@
+import { DEFAULT_BREAKER } from './defaults.js';
 /** When a tag's crashes open its breaker, and for how long. */
 export interface BreakerOptions {
   /** Crashes within `windowMs` that make a tag degraded. Default 3. */
@@ -7,9 +8,6 @@ export interface BreakerOptions {
   /** How long a degraded tag fast-fails before it may run again (ms). Default 60 000. */
   cooldownMs: number;
 }
-
-/** Defaults of {@link BreakerOptions}. */
-export const DEFAULT_BREAKER: BreakerOptions = Object.freeze({ crashes: 3, windowMs: 300_000, cooldownMs: 60_000 });
 
 /** Why a tag is refused right now. */
 export interface Degradation {

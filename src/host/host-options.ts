@@ -1,73 +1,26 @@
 import * as v from 'valibot';
-import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
-import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
-import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
+import type { BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
+import { HostOptionsSchema } from './host-schemas.js';
 import {
+  DEFAULT_BREAKER,
+  DEFAULT_CONSOLE_BYTES,
   DEFAULT_EXTERNAL_MB,
+  DEFAULT_GRACE_MS,
   DEFAULT_HEAP_MB,
+  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_LOAD_TIMEOUT_MS,
   DEFAULT_NOTICE_BYTES,
+  DEFAULT_OUTPUT_BYTES,
+  DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_PROBLEM_BYTES,
+  DEFAULT_RECYCLE,
   DEFAULT_UNRESPONSIVE_MS,
   DEFAULT_VIOLATION_BYTES,
   defaultRssMb,
-} from './limit-defaults.js';
-
-/** Default time one probe may take at boot. */
-export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
-
-/**
- * Default of `loadTimeoutMs`: how long a thread may take to start, import and construct its
- * leaf before a probe, an effect() call or a run gives up on it. Apart from the probe timeout
- * so that a loaded machine starting many threads at once does not fail fast probes.
- */
-export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
-
-const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
-const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
-
-/** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */
-export const HostOptionsSchema = v.strictObject({
-  cwd: v.optional(v.string()),
-  packageDirs: v.optional(v.array(v.string())),
-  env: v.optional(v.record(v.string(), v.optional(v.string()))),
-  probeTimeoutMs: v.optional(PositiveMs),
-  loadTimeoutMs: v.optional(PositiveMs),
-  defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
-  recycle: v.optional(
-    v.union([
-      v.literal('each-run'),
-      v.literal('never'),
-      v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
-    ]),
-  ),
-  onProbe: v.optional(v.function()),
-  hookTimeoutMs: v.optional(PositiveMs),
-  breaker: v.optional(
-    v.strictObject({
-      crashes: v.optional(PositiveInteger),
-      windowMs: v.optional(PositiveMs),
-      cooldownMs: v.optional(PositiveMs),
-    }),
-  ),
-  limits: v.optional(
-    v.strictObject({
-      heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
-      externalMb: v.optional(PositiveInteger),
-      rssMb: v.optional(PositiveInteger),
-      outputBytes: v.optional(PositiveInteger),
-      noticeBytes: v.optional(PositiveInteger),
-      problemBytes: v.optional(PositiveInteger),
-      violationBytes: v.optional(PositiveInteger),
-      consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-      graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
-      heartbeatMs: v.optional(PositiveMs),
-      unresponsiveMs: v.optional(PositiveMs),
-    }),
-  ),
-});
+} from './defaults.js';
 
 /** The host's own options with defaults filled in. */
 export interface ResolvedHostOptions {
@@ -90,7 +43,7 @@ export interface ResolvedHostOptions {
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
-/** Validates `options` and fills the defaults. Throws `invalid-configuration` naming every bad field. */
+/** Validates `options` and fills the defaults (defaults.ts). Throws `invalid-configuration` naming every bad field. */
 export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptions {
   const parsed = v.safeParse(HostOptionsSchema, options);
   if (!parsed.success) {
@@ -105,17 +58,17 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
-    recycle: recycle ?? 'each-run',
+    recycle: recycle ?? DEFAULT_RECYCLE,
     heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
     externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
     rssMb: limits?.rssMb ?? defaultRssMb(),
-    outputBytes: limits?.outputBytes ?? DEFAULT_WORKER_LIMITS.outputBytes,
+    outputBytes: limits?.outputBytes ?? DEFAULT_OUTPUT_BYTES,
     noticeBytes: limits?.noticeBytes ?? DEFAULT_NOTICE_BYTES,
     problemBytes: limits?.problemBytes ?? DEFAULT_PROBLEM_BYTES,
     violationBytes: limits?.violationBytes ?? DEFAULT_VIOLATION_BYTES,
-    consoleBytes: limits?.consoleBytes ?? DEFAULT_WORKER_LIMITS.consoleBytes,
-    graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
-    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_WORKER_LIMITS.heartbeatMs,
+    consoleBytes: limits?.consoleBytes ?? DEFAULT_CONSOLE_BYTES,
+    graceMs: limits?.graceMs ?? DEFAULT_GRACE_MS,
+    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     unresponsiveMs: limits?.unresponsiveMs ?? DEFAULT_UNRESPONSIVE_MS,
     breaker: { ...DEFAULT_BREAKER, ...breaker },
     onProbe,

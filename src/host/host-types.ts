@@ -1,3 +1,4 @@
+import type * as v from 'valibot';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { ChannelState } from '../contracts/channels.js';
 import type { Effect } from '../contracts/effect.js';
@@ -5,61 +6,24 @@ import type { EntryOptions } from '../contracts/exec-args.js';
 import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from '../contracts/notice.js';
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
+import type { Violation } from '../contracts/violation.js';
+import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
+import type { ExecRequestSchema, HostOptionsSchema, RecyclePolicySchema, StreamAddressSchema } from './host-schemas.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
-export type RecyclePolicy = 'each-run' | 'never' | { readonly afterRuns: number };
+export type RecyclePolicy = v.InferOutput<typeof RecyclePolicySchema>;
 
-/** Options of `createHost` (discovery's fields plus the host's own); `bootHost` reads the host's. */
-export interface HostOptions {
-  /** Discovery root (the nearest node_modules above it). Default: `process.cwd()`. */
-  cwd?: string;
-  /** Explicit package directories to discover instead of scanning node_modules. */
-  packageDirs?: string[];
+/**
+ * Options of `createHost` (discovery's fields plus the host's own); `bootHost` reads the host's.
+ * Derived from `HostOptionsSchema`, whose fields carry the documentation; only the two fields a
+ * schema cannot type precisely are spelt out here.
+ */
+export type HostOptions = Omit<v.InferInput<typeof HostOptionsSchema>, 'env' | 'onProbe'> & {
   /** Policy and trust environment. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
-  /** How long one tag's `probe()` may take at boot. Default 3000. */
-  probeTimeoutMs?: number;
-  /**
-   * How long a thread may take to start, import and construct its leaf before a probe, an
-   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
-   */
-  loadTimeoutMs?: number;
-  /** A tag that must be registered and available, or boot fails naming it. */
-  defaultRuntime?: string;
-  /** When a thread that ran a run is replaced. Default `'each-run'`. */
-  recycle?: RecyclePolicy;
   /** Called once per tag as its boot verdict arrives (progress for long boots); a throw is ignored. */
   onProbe?: (tag: string, availability: Availability) => void;
-  /** How long one package's `runtimesModule` hook may take during discovery. Default 10 000. */
-  hookTimeoutMs?: number;
-  /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
-  breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
-  /** What one thread and one run may use; every limit has a default (docs/faults.md). */
-  limits?: {
-    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */
-    heapMb?: number;
-    /** Cap on a thread's memory outside its JS heap (Buffers, ArrayBuffers, WebAssembly), as it reports it. Default 1024. */
-    externalMb?: number;
-    /** Cap on the host process's resident memory while runs are in flight. Default 80% of the machine's or container's memory. */
-    rssMb?: number;
-    /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
-    outputBytes?: number;
-    /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
-    noticeBytes?: number;
-    /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
-    problemBytes?: number;
-    /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
-    violationBytes?: number;
-    /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
-    consoleBytes?: number;
-    /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
-    graceMs?: number;
-    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 1000. */
-    heartbeatMs?: number;
-    /** Silence after which a running thread is `executor-unresponsive` and terminated. Default 30 000. */
-    unresponsiveMs?: number;
-  };
-}
+};
 
 /** The embedding service's own sinks; each receives what the host accepted, in order. */
 export interface EmbeddingSinks {
@@ -73,33 +37,18 @@ export interface EmbeddingSinks {
 }
 
 /** Where a run's stream lives: `<tag>:///<loop>/<turn>/<sequence>`. */
-export interface StreamAddress {
-  loop: number;
-  turn: number;
-  sequence: number;
-}
+export type StreamAddress = v.InferOutput<typeof StreamAddressSchema>;
 
-/** One EXEC as the embedding service hands it to the host. */
-export interface ExecRequest {
-  /** The runtime tag; '' means the default runtime (`defaultRuntime`, else `sh`, as 1.x). */
-  runtime: string;
-  body: string;
-  target?: string | null;
-  cwd?: string | null;
+/**
+ * One EXEC as the embedding service hands it to the host. Derived from `ExecRequestSchema`,
+ * whose fields carry the documentation; only the fields a schema cannot type precisely are spelt out here.
+ */
+export type ExecRequest = Omit<v.InferInput<typeof ExecRequestSchema>, 'env' | 'sinks'> & {
   /** Exact child environment for the run; also the thread's `process.env` while it runs. */
   env?: NodeJS.ProcessEnv;
-  /** Cancellation: the reason reaches the leaf's `args.signal` unchanged. */
-  signal?: AbortSignal;
-  /** Deadline of the run; past it the run is aborted and settles 504 `execution-timeout`. */
-  timeoutMs?: number;
-  address?: StreamAddress;
+  /** The embedding service's own sinks. */
   sinks?: EmbeddingSinks;
-  /**
-   * The admission fact the service already has (from `host.effect()` at proposal time): the
-   * host uses it and does not call `effect()` again. Absent ⇒ the host calls it once.
-   */
-  effect?: Effect;
-}
+};
 
 /** One output part: consecutive writes that share a mimetype. */
 export interface ChannelPart {
@@ -127,8 +76,11 @@ export interface ExecOutcome {
   address: string | null;
   channels: Record<string, ChannelOutput>;
   notices: Notice[];
-  /** Contract violations the host refused: undeclared channels, illegal transitions, invalid notices… */
-  violations: string[];
+  /**
+   * Contract violations the host refused, in order: undeclared channels, illegal transitions,
+   * invalid notices… Judge them by `kind` (a closed set, `VIOLATION_KINDS`); `detail` is for people.
+   */
+  violations: Violation[];
   /** What the host contained during the run beyond its result; absent when no run started. */
   containment?: RunContainment;
 }
@@ -139,11 +91,23 @@ export interface RunContainment {
   console: { bytes: number; text: string } | null;
   /** Processes still alive in the run's process groups when it ended, which the host then killed. */
   reapedProcesses: number;
+  /**
+   * Why the host ended the run rather than its own result (a deadline, a broken limit, a dead
+   * thread…), and whether it had to terminate the thread to do so; null when the run's own
+   * result stands. Judge by `reason` (`RUN_END_REASONS`), not by the Problem's wording.
+   */
+  forcedEnd: ForcedEnd | null;
 }
 
 /** A tag's cached probe verdict. */
 export interface Availability {
   available: boolean;
+  /**
+   * Present when the tag is unavailable through the leaf's own fault, judged by the host (it
+   * threw, overran, answered nonsense…); absent when the leaf's probe itself said whether it
+   * can run here (an unavailable tag without `fault` lacks something in its environment).
+   */
+  fault?: ProbeFault;
   detail?: string;
   /** How long the probe took, from the moment `probe()` started in its thread. */
   probeMs: number;

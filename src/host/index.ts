@@ -5,8 +5,8 @@
  */
 export { bootHost } from './boot-host.js';
 export { createHost } from './create-host.js';
-export { DEFAULT_PROBE_TIMEOUT_MS, HostOptionsSchema } from './host-options.js';
-export { ExecRequestSchema } from './dispatch/exec-request.js';
+export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
+export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
 export { isCredentialName } from './threads/worker-env.js';
 export type {
@@ -23,3 +23,5 @@ export type {
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
+export { PROBE_FAULTS, RUN_END_REASONS, type ForcedEnd, type ProbeFault, type RunEndReason } from './fault-kinds.js';
+export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

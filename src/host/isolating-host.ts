@@ -13,15 +13,15 @@ import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
-import type { TagBoot } from './probe-all.js';
+import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 
-/** One registered tag after boot: its threads (closed when unavailable) and its verdict. */
+/** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
 export interface BootedTag {
   readonly workers: TagWorkers;
-  readonly boot: TagBoot;
+  readonly probe: ProbeOutcome;
 }
 
 /**
@@ -39,18 +39,18 @@ export class IsolatingHost implements Host {
     readonly discovery: Discovery,
     private readonly tags: ReadonlyMap<string, BootedTag>,
     private readonly options: ResolvedHostOptions,
-    private readonly limit: number,
+    private readonly detailLimit: number,
     private readonly breaker: CrashBreaker,
   ) {
     this.available = [...tags]
-      .filter(([, tag]) => tag.boot.verdict.available)
+      .filter(([, tag]) => tag.probe.verdict.available)
       .map(([name]) => name)
       .sort();
     this.memory = new HostMemoryWatch(options.rssMb, options.heartbeatMs, 2 * options.heartbeatMs);
   }
 
   availability(tag: string): Availability | undefined {
-    const verdict = this.tags.get(tag)?.boot.verdict;
+    const verdict = this.tags.get(tag)?.probe.verdict;
     if (verdict === undefined) return undefined;
     const degraded = this.breaker.degradation(tag);
     return degraded === undefined ? { ...verdict } : { ...verdict, degraded: { ...degraded } };
@@ -62,7 +62,7 @@ export class IsolatingHost implements Host {
 
   toolRegistry(tag: string): RuntimeToolRegistry | undefined {
     const booted = this.tags.get(tag);
-    return booted?.boot.verdict.available ? booted.boot.toolRegistry : undefined;
+    return booted?.probe.verdict.available ? booted.probe.toolRegistry : undefined;
   }
 
   effect(tag: string, target: string | null): Promise<Effect> {
@@ -108,7 +108,7 @@ export class IsolatingHost implements Host {
       if (call.ok) return call.effect;
       this.assertOpen();
       poisoned = call.poisoned;
-      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.limit)}`);
+      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.detailLimit)}`);
     } finally {
       void booted.workers.release(handle, { ranRun: false, poisoned });
     }
@@ -121,13 +121,13 @@ export class IsolatingHost implements Host {
       this.discovery,
       (tag) => this.availability(tag),
       this.available,
-      this.limit,
+      this.detailLimit,
       (tag) => this.toolRegistry(tag),
     );
     if (!admission.ok) return refused(admission.result, null);
     const tag = request.runtime;
     const degraded = this.breaker.degradation(tag);
-    if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.limit), null);
+    if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.detailLimit), null);
     const booted = this.tags.get(tag)!;
     const handle = booted.workers.acquire('run');
     let ranRun = false;
@@ -143,9 +143,9 @@ export class IsolatingHost implements Host {
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
-        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
+        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit)), null);
       }
-      const stream = new RunStream(booted.boot.channels!, request.sinks, this.options);
+      const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
       // happens in the await, it is never handed to another run under 'each-run'.
       ranRun = true;
@@ -165,7 +165,7 @@ export class IsolatingHost implements Host {
         signal: request.signal,
         timeoutMs: request.timeoutMs,
         graceMs: this.options.graceMs,
-        limit: this.limit,
+        detailLimit: this.detailLimit,
         closing: this.closing.signal,
         limits: this.options,
         memory: this.memory,
@@ -186,7 +186,7 @@ export class IsolatingHost implements Host {
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
-      const containment = { console: end.console, reapedProcesses };
+      const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd };
       return {
         result: end.result,
         effect: call.effect,
@@ -211,9 +211,9 @@ export class IsolatingHost implements Host {
   /** The booted tag behind `host.effect`, or a named error saying why there is none. */
   private usable(tag: string): BootedTag {
     const booted = this.tags.get(tag);
-    if (booted?.boot.verdict.available) return booted;
+    if (booted?.probe.verdict.available) return booted;
     const why = booted
-      ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}`
+      ? `is unavailable: ${booted.probe.verdict.detail ?? 'no detail'}`
       : this.discovery.disabled.includes(tag)
         ? 'is disabled by policy'
         : 'is not registered';
@@ -237,10 +237,10 @@ export class IsolatingHost implements Host {
 }
 
 /** 503 `runtime-degraded`: the crash-loop breaker holds the tag (docs/faults.md). */
-function degradedFailure(tag: string, degraded: Degradation, limit: number): ExecResult {
+function degradedFailure(tag: string, degraded: Degradation, detailLimit: number): ExecResult {
   const detail = `runtime ${tag} is degraded: its worker threads crashed ${degraded.crashes} time(s) within the breaker window; it may run again in ${degraded.retryInMs}ms. Last crash: ${degraded.reason}`;
-  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, limit), {
-    lastCrash: ErrorDetail.preview(degraded.reason, limit),
+  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, detailLimit), {
+    lastCrash: ErrorDetail.preview(degraded.reason, detailLimit),
     retryAfterMs: degraded.retryInMs,
   });
 }

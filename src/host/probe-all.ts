@@ -1,13 +1,14 @@
-import pTimeout, { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { ChannelDeclsSchema, type ChannelDecl } from '../contracts/channels.js';
 import { RuntimeAvailabilitySchema } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
-import type { ProbeReport, TaskReply } from '../contracts/protocol.js';
+import type { FailureStage, ProbeReport, TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
+import { TimeoutError, withDeadline } from '../runtime/deadline.js';
 import { openControlPort } from './ports/control-port.js';
+import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
 import { newRunMarker } from '../runtime/run-marker.js';
@@ -15,8 +16,8 @@ import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
-/** A tag's boot outcome: its verdict and, when it loaded, its declared channels. */
-export interface TagBoot {
+/** What probing one tag at boot found: its verdict and, when the leaf loaded, its declared channels and tool family. */
+export interface ProbeOutcome {
   readonly verdict: Availability;
   readonly channels?: Readonly<Record<string, ChannelDecl>>;
   readonly defaultChannel?: string;
@@ -31,7 +32,7 @@ export interface ProbeOptions {
   readonly loadTimeoutMs: number;
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
-  readonly limit: number;
+  readonly detailLimit: number;
   /** Told each verdict as it arrives. */
   readonly onProbe?: ((tag: string, verdict: Availability) => void) | undefined;
 }
@@ -40,16 +41,16 @@ export interface ProbeOptions {
 export async function probeAll(
   tags: ReadonlyMap<string, TagWorkers>,
   options: ProbeOptions,
-): Promise<Map<string, TagBoot>> {
+): Promise<Map<string, ProbeOutcome>> {
   const entries = await Promise.all(
     [...tags].map(async ([tag, workers]) => {
-      const boot = await probeTag(tag, workers, options);
+      const outcome = await probeTag(tag, workers, options);
       try {
-        options.onProbe?.(tag, boot.verdict);
+        options.onProbe?.(tag, outcome.verdict);
       } catch {
         // Progress reporting must never change a boot.
       }
-      return [tag, boot] as const;
+      return [tag, outcome] as const;
     }),
   );
   return new Map(entries);
@@ -61,7 +62,7 @@ export async function probeAll(
  * it (loading has its own bound, `loadTimeoutMs`). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
-export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
+export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
   const handle = workers.acquire('call');
   const control = openControlPort();
   const marker = newRunMarker();
@@ -70,26 +71,28 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
   void control.started.then(() => (startedAt = performance.now()));
+  let fault: ProbeFault = 'load-timeout';
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort, marker }, [control.workerPort]);
-    await pTimeout(Promise.race([control.started, task]), {
-      milliseconds: options.loadTimeoutMs,
-      message: `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
-    });
-    const reply = await pTimeout(task, {
-      milliseconds: options.probeTimeoutMs,
-      message: `probe exceeded ${options.probeTimeoutMs}ms`,
-    });
-    return judgeProbe(reply, elapsed(startedAt), options.limit, tag);
+    await withDeadline(
+      Promise.race([control.started, task]),
+      options.loadTimeoutMs,
+      `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
+    );
+    fault = 'probe-timeout';
+    const reply = await withDeadline(task, options.probeTimeoutMs, `probe exceeded ${options.probeTimeoutMs}ms`);
+    return judgeProbe(reply, elapsed(startedAt), options.detailLimit, tag);
   } catch (error) {
     poisoned = true;
     // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
     control.abort(new DOMException('the probe timed out', 'TimeoutError'));
-    const detail =
-      error instanceof TimeoutError
-        ? error.message
-        : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
-    return { verdict: { available: false, detail, probeMs: elapsed(startedAt) } };
+    const timedOut = error instanceof TimeoutError;
+    const detail = timedOut
+      ? error.message
+      : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
+    return {
+      verdict: { available: false, fault: timedOut ? fault : 'thread-died', detail, probeMs: elapsed(startedAt) },
+    };
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
@@ -98,40 +101,53 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   }
 }
 
-function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: string): TagBoot {
-  const unavailable = (detail: string): TagBoot => ({
-    verdict: { available: false, detail: ErrorDetail.preview(detail, limit), probeMs },
+function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag: string): ProbeOutcome {
+  const unavailable = (fault: ProbeFault, detail: string): ProbeOutcome => ({
+    verdict: { available: false, fault, detail: ErrorDetail.preview(detail, detailLimit), probeMs },
   });
   if (!reply.ok) {
-    if (reply.stage === 'load') return unavailable(`the leaf could not be loaded: ${describeError(reply.error)}`);
+    if (reply.stage === 'import' || reply.stage === 'construct')
+      return unavailable(LOAD_FAULTS[reply.stage], `the leaf could not be loaded: ${describeError(reply.error)}`);
     if (reply.stage === 'reply')
-      return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
-    return unavailable(`probe threw: ${describeError(reply.error)}`);
+      return unavailable(
+        'invalid-reply',
+        `probe answered a value that cannot cross the thread: ${describeError(reply.error)}`,
+      );
+    return unavailable('probe-threw', `probe threw: ${describeError(reply.error)}`);
   }
   // The reply crossed from the thread unvalidated: read its fields only from an object.
   const report = (typeof reply.value === 'object' && reply.value !== null ? reply.value : {}) as Partial<ProbeReport>;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
   if (!channels.success)
-    return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
+    return unavailable(
+      'invalid-channels',
+      `the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`,
+    );
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
     return unavailable(
+      'invalid-channels',
       `the executor's defaultChannel ${describeLeafValue(report.defaultChannel)} is not a declared channel`,
     );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);
   if (!availability.success)
-    return unavailable(`probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`);
+    return unavailable(
+      'invalid-verdict',
+      `probe returned an invalid verdict: ${availability.issues.map(describeIssue).join('; ')}`,
+    );
   let toolRegistry: RuntimeToolRegistry | undefined;
   if (report.toolRegistry !== undefined) {
     try {
       toolRegistry = validateToolRegistry(report.toolRegistry, { runtime: tag });
     } catch (error) {
-      return unavailable(describeError(serializeError(error)));
+      return unavailable('invalid-tool-registry', describeError(serializeError(error)));
     }
   }
   const { available, detail } = availability.output;
   const verdict: Availability =
-    detail === undefined ? { available, probeMs } : { available, detail: ErrorDetail.preview(detail, limit), probeMs };
+    detail === undefined
+      ? { available, probeMs }
+      : { available, detail: ErrorDetail.preview(detail, detailLimit), probeMs };
   return {
     verdict,
     channels: channels.output,
@@ -139,6 +155,11 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
     ...(toolRegistry ? { toolRegistry } : {}),
   };
 }
+
+const LOAD_FAULTS: Record<Extract<FailureStage, 'import' | 'construct'>, ProbeFault> = {
+  import: 'import-failed',
+  construct: 'constructor-threw',
+};
 
 function elapsed(since: number | undefined): number {
   return since === undefined ? 0 : Math.round(performance.now() - since);

@@ -1,11 +1,14 @@
-import { TimeoutError } from 'p-timeout';
+/** What {@link withDeadline} rejects with when its deadline passes first. */
+export class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
 
 /**
- * Settles like `work`, unless `ms` pass first (rejects with a `TimeoutError` carrying
- * `message`) or `signal` aborts (rejects with its reason) — p-timeout's contract, minus its
- * cost on the hot path: p-timeout builds a TimeoutError with a captured stack for every call,
- * which costs more than a warm `effect()` round trip. Here the error is made only when the
- * deadline passes. The timer and the abort listener are removed once `work` settles.
+ * Settles like `work`, unless `ms` pass first (rejects with a {@link TimeoutError} carrying
+ * `message`) or `signal` aborts (rejects with its reason). The host's one deadline helper. It
+ * replaced p-timeout, which builds a TimeoutError with a captured stack for every call — more
+ * than a warm `effect()` round trip costs: here the error is made only when the deadline
+ * passes. The timer and the abort listener are removed once `work` settles.
  */
 export function withDeadline<T>(work: Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
   if (signal?.aborted) {

@@ -1,16 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { ThreadViolationKind } from '../contracts/violation.js';
 
 /** Records one refused attempt for the host (a violation on the running task, or the thread's). */
-export type Report = (message: string) => void;
+export type Report = (kind: ThreadViolationKind, message: string) => void;
 
 /** Reports `message` and throws it in the leaf as a `forbidden` PlurnkExecsError. */
 export type Refuse = (message: string) => never;
 
-/** The refusal every guard uses: the leaf sees the named error, the host sees the violation. */
-export function createRefusal(report: Report): Refuse {
+/** The refusal a guard uses for violations of `kind`: the leaf sees the named error, the host sees the violation. */
+export function createRefusal(report: Report, kind: ThreadViolationKind): Refuse {
   return (message) => {
-    report(message);
+    report(kind, message);
     throw new PlurnkExecsError('forbidden', message);
   };
 }

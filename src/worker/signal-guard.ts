@@ -1,4 +1,4 @@
-import { describeArgument, HOST_PID, lockProperty, type Refuse } from './guard-kit.js';
+import { describeArgument, HOST_PID, lockProperty, readProcStat, type Refuse } from './guard-kit.js';
 import type { OwnProcesses } from './own-processes.js';
 
 /**
@@ -11,12 +11,13 @@ import type { OwnProcesses } from './own-processes.js';
  * any signal it likes; see docs/faults.md.
  */
 export function guardSignals(own: OwnProcesses, refuse: Refuse): void {
+  const hostGroup = readProcStat(HOST_PID)?.pgrp ?? 0;
   const rawKill = (process as unknown as { _kill: (pid: number, signal: number) => number })._kill.bind(process);
   const publicKill = process.kill.bind(process);
   const check = (route: string, pid: number) => {
     if (own.mayTarget(pid)) return;
     refuse(
-      `${route}(${pid}): ${whose(pid)}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`,
+      `${route}(${pid}): ${whose(pid, hostGroup)}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`,
     );
   };
   function _kill(pid: unknown, signal: unknown): number {
@@ -40,9 +41,10 @@ export function guardSignals(own: OwnProcesses, refuse: Refuse): void {
   lockProperty(process, 'kill', kill);
 }
 
-function whose(pid: number): string {
+function whose(pid: number, hostGroup: number): string {
   if (pid === HOST_PID) return 'that is the host process';
-  if (pid === 0 || pid === -HOST_PID) return 'that is the host’s process group';
+  if (pid === 0 || pid === -HOST_PID || (hostGroup > 1 && pid === -hostGroup))
+    return 'that is the host’s process group';
   if (pid === -1) return 'that is every process the user owns';
   return pid < 0 ? `group ${-pid} is not one this run started` : `process ${pid} is not one of this run’s`;
 }

@@ -20,6 +20,7 @@ import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { installThreadGuards } from './thread-guards.js';
+import type { Report } from './guard-kit.js';
 import { onProcessGroup } from '../author/process-groups.js';
 import { newRunMarker } from '../runtime/run-marker.js';
 import { MAX_NESTING, nestsDeeperThan } from '../runtime/value-depth.js';
@@ -42,7 +43,7 @@ interface ThreadState {
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
-  const violate = (message: string) => reportToHost({ type: 'violation', message });
+  const violate: Report = (kind, message) => reportToHost({ type: 'violation', kind, message });
   const own = installThreadGuards({
     threadMarker: boot.marker ?? newRunMarker(),
     report: violate,
@@ -69,7 +70,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
     own.beginTask(task.marker);
     try {
       const loaded = await loading;
-      if (!loaded.ok) return { ok: false, stage: 'load', error: loaded.error, threadId };
+      if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
       if (task.announce !== false) control.started();
       let value: unknown;
       try {
@@ -152,7 +153,6 @@ async function run(
 ): Promise<unknown> {
   const proxied = proxySinks(port, request.hasEntry);
   const restoreEnv = thread.env.applyRun(request.env);
-  const violate = (message: string) => control.send({ type: 'violation', message });
   const { outputBytes } = thread.limits;
   const args: ExecArgs = {
     runtime: request.runtime,
@@ -167,11 +167,16 @@ async function run(
     write: capWrites(proxied.sinks.write, outputBytes, () =>
       control.send({ type: 'output-limit', limitBytes: outputBytes }),
     ),
-    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes ?? Infinity, violate),
+    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes ?? Infinity, (message) =>
+      control.send({ type: 'violation', kind: 'notice-limit', message }),
+    ),
   };
   const timersAtStart = countPendingTimers();
   try {
-    return await Promise.race([executor.run(guardArgs(args, violate)), watch.escaped]);
+    return await Promise.race([
+      executor.run(guardArgs(args, (message) => control.send({ type: 'violation', kind: 'mutated-args', message }))),
+      watch.escaped,
+    ]);
   } finally {
     await drainQueuedCallbacks(timersAtStart);
     restoreEnv();

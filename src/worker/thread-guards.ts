@@ -1,3 +1,4 @@
+import type { ThreadViolationKind } from '../contracts/violation.js';
 import { banInternalBindings } from './binding-ban.js';
 import { guardChildProcesses } from './child-process-guard.js';
 import { createRefusal, type Report } from './guard-kit.js';
@@ -12,7 +13,7 @@ import { banThreads } from './thread-ban.js';
  * run's own processes (signal-guard), no nested thread or BroadcastChannel (thread-ban), no
  * process-wide knob (process-knobs), and — last, since the others need a binding first — no
  * inspector session and no internal binding (binding-ban). A refusal throws a `forbidden`
- * PlurnkExecsError in the leaf and goes to `report`; a child's process group goes to
+ * PlurnkExecsError in the leaf and goes to `report` with its kind; a child's process group goes to
  * `reportGroup`. Returns the thread's own-process ledger: the task handler tells it when a
  * task begins and ends.
  */
@@ -21,12 +22,12 @@ export function installThreadGuards(options: {
   report: Report;
   reportGroup: (pgid: number) => void;
 }): OwnProcesses {
-  const refuse = createRefusal(options.report);
+  const refuse = (kind: ThreadViolationKind) => createRefusal(options.report, kind);
   const own = trackOwnProcesses(options.threadMarker);
   guardChildProcesses(own, options.reportGroup);
-  guardSignals(own, refuse);
-  banThreads(refuse);
-  guardProcessKnobs(own, refuse);
-  banInternalBindings(refuse);
+  guardSignals(own, refuse('forbidden-signal'));
+  banThreads(refuse('thread-ban'));
+  guardProcessKnobs(own, refuse('process-knob'));
+  banInternalBindings(refuse('main-thread'));
   return own;
 }

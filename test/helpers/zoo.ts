@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import type { ExecOutcome, Host } from '../../src/host/index.js';
+import type { ExecOutcome, ForcedEnd, Host } from '../../src/host/index.js';
 import type { ChannelState } from '../../src/index.js';
 import { HOST_FIXTURES } from './fixture-discovery.js';
 import { handshake } from './handshake.js';
@@ -62,6 +62,8 @@ export interface ZooCase {
   /** `<owner>/<code>` of the Problem the run must settle with, e.g. `exec/executor-threw`; absent when the leaf's own result stands (a fault the host contains without failing the run). */
   problem?: string;
   status: number;
+  /** How the host must say it ended the run (`containment.forcedEnd`): null when the leaf's own result stands; unchecked when absent. */
+  forcedEnd?: ForcedEnd | null;
   /** What `out` must start with: the output written before the fault. */
   kept?: string;
   /** How the tag must answer next: run again with this body (and target) and write `text` (default `ok`), or stay unavailable. */
@@ -103,6 +105,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
     expect(out.result.problem?.type).toBe(`https://problems.plurnk.xyz/scheme/${zoo.problem}`);
     expect(out.result.problem?.status).toBe(zoo.status);
   }
+  if (zoo.forcedEnd !== undefined) expect(out.containment?.forcedEnd).toEqual(zoo.forcedEnd);
   // Nothing reaches the embedding service for a channel the leaf did not declare.
   expect(recorder.calls.every((call) => Object.hasOwn(out.channels, call.channel))).toBe(true);
   for (const [name, channel] of Object.entries(out.channels)) {

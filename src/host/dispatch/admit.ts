@@ -24,10 +24,10 @@ export function admit(
   discovery: Discovery,
   availability: (tag: string) => Availability | undefined,
   availableRuntimes: readonly string[],
-  limit: number,
+  detailLimit: number,
   toolRegistry: (tag: string) => RuntimeToolRegistry | undefined = () => undefined,
 ): Admission {
-  const bound = (text: string) => ErrorDetail.preview(text, limit);
+  const bound = (text: string) => ErrorDetail.preview(text, detailLimit);
   const tag = request.runtime;
   const entry = discovery.registry.get(tag);
   if (entry === undefined) {

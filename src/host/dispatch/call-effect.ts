@@ -1,9 +1,9 @@
-import { TimeoutError } from 'p-timeout';
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
+import { isLoadStage } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
-import { withDeadline } from '../../runtime/deadline.js';
+import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { reapGroups } from '../threads/reaper.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
@@ -45,7 +45,7 @@ export async function callEffect(
       );
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
-      const what = reply.stage === 'load' ? 'the leaf could not be loaded' : 'effect() threw';
+      const what = isLoadStage(reply.stage) ? 'the leaf could not be loaded' : 'effect() threw';
       return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };
     }
     const parsed = v.safeParse(EffectSchema, reply.value);

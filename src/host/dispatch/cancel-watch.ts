@@ -1,10 +1,10 @@
-/** Why a run was ended by the host rather than by its own result. */
-export type ForcedEnd = 'cancelled' | 'timeout' | 'closed' | 'fault';
+/** Which watch forced a run's end: the caller's abort or the deadline past grace, the host closing, or a limit (`interrupt`) past grace. */
+export type WatchEnd = 'cancelled' | 'timeout' | 'closed' | 'fault';
 
 /** The cancellation state of one run. */
 export interface CancelWatch {
   /** Resolves when the host must stop waiting for the run: grace ran out, or the host closed. */
-  readonly forced: Promise<ForcedEnd>;
+  readonly forced: Promise<WatchEnd>;
   /** True once the run's deadline passed (its outcome is then 504 whatever the leaf answers). */
   timedOut(): boolean;
   /** The host itself cancels the run (a limit it broke): `{ housekeeping: true, graceMs }`, then the same grace. */
@@ -29,10 +29,10 @@ export function watchCancellation(options: {
   const timers: NodeJS.Timeout[] = [];
   let aborted = false;
   let deadlinePassed = false;
-  let force!: (end: ForcedEnd) => void;
-  const forced = new Promise<ForcedEnd>((resolve) => (force = resolve));
+  let force!: (end: WatchEnd) => void;
+  const forced = new Promise<WatchEnd>((resolve) => (force = resolve));
 
-  const begin = (reason: unknown, end: ForcedEnd) => {
+  const begin = (reason: unknown, end: WatchEnd) => {
     if (aborted) return;
     aborted = true;
     abort(reason);

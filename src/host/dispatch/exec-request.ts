@@ -1,25 +1,9 @@
 import * as v from 'valibot';
-import { EffectSchema, type Effect } from '../../contracts/effect.js';
+import type { Effect } from '../../contracts/effect.js';
 import { PlurnkExecsError } from '../../contracts/errors.js';
 import { describeIssue } from '../../contracts/result.js';
+import { ExecRequestSchema } from '../host-schemas.js';
 import type { EmbeddingSinks, ExecRequest, StreamAddress } from '../host-types.js';
-
-const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const Sink = v.optional(v.function());
-
-/** Schema of {@link ExecRequest}: strict, so a misspelt field is an error rather than ignored. */
-export const ExecRequestSchema = v.strictObject({
-  runtime: v.string(),
-  body: v.string(),
-  target: v.optional(v.nullable(v.string())),
-  cwd: v.optional(v.nullable(v.string())),
-  env: v.optional(v.record(v.string(), v.optional(v.string()))),
-  signal: v.optional(v.instance(AbortSignal)),
-  timeoutMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1))),
-  address: v.optional(v.strictObject({ loop: Count, turn: Count, sequence: Count })),
-  sinks: v.optional(v.strictObject({ write: Sink, setState: Sink, emit: Sink, interact: Sink, entry: Sink })),
-  effect: v.optional(EffectSchema),
-});
 
 /** An EXEC request checked and normalized: absent fields are null, env values are all strings. */
 export interface ParsedExecRequest {

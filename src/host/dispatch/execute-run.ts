@@ -1,10 +1,11 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
-import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
+import { isLoadStage, type RunRequest, type TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
-import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
+import { watchCancellation, type WatchEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
+import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
@@ -24,7 +25,7 @@ export interface RunContext {
   readonly timeoutMs: number | undefined;
   readonly graceMs: number;
   /** Bound on leaf text entering a Problem detail. */
-  readonly limit: number;
+  readonly detailLimit: number;
   /** Aborted when the host closes: the run settles 499 at once. */
   readonly closing: AbortSignal;
   /** Output, memory and liveness limits of the run. */
@@ -45,13 +46,13 @@ export interface RunEnd {
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
+  readonly forcedEnd: ForcedEnd | null;
 }
 
+// A limit that ends a run at once (`guard.fatal`) settles it as forced with end 'fault', like a
+// limit whose interrupt ran past grace: either way the guard latched the fault, which decides the result.
 type Settled =
-  | { kind: 'reply'; reply: TaskReply }
-  | { kind: 'died'; error: unknown }
-  | { kind: 'forced'; end: ForcedEnd }
-  | { kind: 'fatal'; fault: RunFault };
+  { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unknown } | { kind: 'forced'; end: WatchEnd };
 
 /**
  * Runs one EXEC in `handle`'s thread over fresh control and sink ports, and turns whatever
@@ -71,7 +72,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   });
   const control = openControlPort(
     (message) => guard.onMessage(message),
-    (error) => stream.violate(`the host's control port listener failed: ${describeThrow(error)}`),
+    (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
   );
   const marker = newRunMarker();
   const since = Date.now();
@@ -96,12 +97,12 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
         (error: unknown) => ({ kind: 'died', error }),
       ),
       watch.forced.then((end) => ({ kind: 'forced', end })),
-      guard.fatal.then((fault) => ({ kind: 'fatal', fault })),
+      guard.fatal.then(() => ({ kind: 'forced', end: 'fault' })),
     ]);
-    if (settled.kind === 'forced')
-      await terminateWithin(handle, `the host terminated the thread: run ${settled.end}`, context.graceMs);
-    if (settled.kind === 'fatal')
-      await terminateWithin(handle, `the host terminated the thread: ${settled.fault.code}`, context.graceMs);
+    if (settled.kind === 'forced') {
+      const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
+      await terminateWithin(handle, `the host terminated the thread: ${why}`, context.graceMs);
+    }
     // Without a reply there was no flush barrier. What the thread posted before it died is
     // queued on the ports, but its 'message' events can come a loop turn after the death was
     // noticed (under load the zoo's process.exit() case lost its last write that way): take it
@@ -114,7 +115,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
     const result = cancelledDespite(
       fault
-        ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.limit))
+        ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.detailLimit))
         : watch.timedOut() && settled.kind === 'reply'
           ? timeoutFailure(context, true)
           : judge(settled, context),
@@ -136,20 +137,22 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       since,
       crash,
       console: guard.console(),
+      forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
     };
   } catch (error) {
     // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
     const detail = `the host could not judge the run: ${describeThrow(error)}`;
-    stream.violate(detail);
+    stream.violate('host-error', detail);
     void handle.terminate(detail);
     return {
-      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.limit)),
+      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
       poisoned: true,
       groups: control.groups,
       marker,
       since,
       crash: undefined,
       console: guard.console(),
+      forcedEnd: { reason: 'host-error', terminated: true },
     };
   } finally {
     guard.dispose();
@@ -170,11 +173,10 @@ async function terminateWithin(handle: WorkerHandle, reason: string, ms: number)
   clearTimeout(timer);
 }
 
+/** The result of a run that broke no limit (a broken limit's fault decides the result before this is asked). */
 function judge(settled: Settled, context: RunContext): ExecResult {
-  const bound = (text: string) => ErrorDetail.preview(text, context.limit);
+  const bound = (text: string) => ErrorDetail.preview(text, context.detailLimit);
   switch (settled.kind) {
-    case 'fatal':
-      return hostFailure(settled.fault.code, bound(settled.fault.detail));
     case 'forced':
       if (settled.end === 'timeout') return timeoutFailure(context, false);
       if (settled.end === 'closed')
@@ -211,12 +213,11 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBy
         'executor-invalid-result',
         bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`),
       );
-    const what =
-      reply.stage === 'load'
-        ? 'the leaf could not be loaded'
-        : reply.stage === 'call'
-          ? 'run() threw'
-          : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
+    const what = isLoadStage(reply.stage)
+      ? 'the leaf could not be loaded'
+      : reply.stage === 'call'
+        ? 'run() threw'
+        : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);
@@ -260,6 +261,32 @@ function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResul
     `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,
   );
 }
+
+/** Why the host ended the run, when it did: the limit it broke first, else how the run's task ended. */
+function forcedEnd(
+  settled: Settled,
+  fault: RunFault | undefined,
+  timedOut: boolean,
+  escaped: boolean,
+): ForcedEnd | null {
+  const terminated = settled.kind === 'forced';
+  if (fault) return { reason: fault.reason, terminated };
+  switch (settled.kind) {
+    case 'forced':
+      return { reason: WATCH_END_REASONS[settled.end], terminated };
+    case 'died':
+      return { reason: isOutOfMemory(settled.error) ? 'heap-limit' : 'thread-died', terminated };
+    case 'reply':
+      return timedOut ? { reason: 'timeout', terminated } : escaped ? { reason: 'escaped-error', terminated } : null;
+  }
+}
+
+const WATCH_END_REASONS = {
+  timeout: 'timeout',
+  cancelled: 'cancelled',
+  closed: 'host-closed',
+  fault: 'output-limit',
+} as const satisfies Record<WatchEnd, RunEndReason>;
 
 function isEscape(reply: TaskReply): boolean {
   return !reply.ok && (reply.stage === 'uncaught-exception' || reply.stage === 'unhandled-rejection');

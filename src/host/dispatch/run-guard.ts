@@ -1,13 +1,15 @@
 import { utf8Prefix } from '../../contracts/output-budget.js';
 import type { WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
+import type { RunEndReason } from '../fault-kinds.js';
 import type { RunContainment } from '../host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
 import type { RunStream } from '../ports/run-stream.js';
 
-/** A limit a run broke. */
+/** A limit a run broke: the Problem code it settles with, and which limit as a run-end reason. */
 export interface RunFault {
   readonly code: 'executor-unresponsive' | 'memory-limit-exceeded' | 'output-limit-exceeded';
+  readonly reason: Extract<RunEndReason, 'unresponsive' | 'external-limit' | 'rss-limit' | 'output-limit'>;
   readonly detail: string;
   /** True when the host could not be sure this run caused it (an RSS kill with other runs in flight): not a crash of its tag. */
   readonly uncertain?: boolean;
@@ -71,6 +73,7 @@ export function guardRun(options: {
     if (
       latch({
         code: 'output-limit-exceeded',
+        reason: 'output-limit',
         detail: `the run wrote more than limits.outputBytes ${limits.outputBytes} bytes; the output up to the limit is kept`,
       })
     )
@@ -81,7 +84,7 @@ export function guardRun(options: {
     ackMs: limits.loadTimeoutMs,
     unresponsiveMs: limits.unresponsiveMs,
     checkEveryMs: limits.heartbeatMs,
-    onSilent: (detail) => kill({ code: 'executor-unresponsive', detail }),
+    onSilent: (detail) => kill({ code: 'executor-unresponsive', reason: 'unresponsive', detail }),
   });
   const unwatch = memory.add({
     footprint: () => footprint,
@@ -89,8 +92,8 @@ export function guardRun(options: {
     kill: (detail, certain) =>
       kill(
         certain
-          ? { code: 'memory-limit-exceeded', detail }
-          : { code: 'memory-limit-exceeded', detail, uncertain: true },
+          ? { code: 'memory-limit-exceeded', reason: 'rss-limit', detail }
+          : { code: 'memory-limit-exceeded', reason: 'rss-limit', detail, uncertain: true },
       ),
   });
 
@@ -103,7 +106,9 @@ export function guardRun(options: {
         case 'heartbeat': {
           footprint = message.memory.heapUsed + message.memory.external;
           const over = checkReportedMemory(message.memory, limits.externalMb);
-          return over === undefined ? undefined : kill({ code: 'memory-limit-exceeded', detail: over });
+          return over === undefined
+            ? undefined
+            : kill({ code: 'memory-limit-exceeded', reason: 'external-limit', detail: over });
         }
         case 'output-limit':
           return overflow();
@@ -113,10 +118,11 @@ export function guardRun(options: {
             text: utf8Prefix((printed?.text ?? '') + message.text, limits.consoleBytes),
           };
           return stream.violate(
+            'console-output',
             `console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`,
           );
         case 'violation':
-          return stream.violate(message.message);
+          return stream.violate(message.kind, message.message);
         default:
           return;
       }

@@ -8,6 +8,7 @@ import {
 import { measureNotice, NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
+import type { Violation, ViolationKind } from '../../contracts/violation.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
@@ -36,7 +37,7 @@ const UNBOUNDED: StreamBudgets = { noticeBytes: Infinity, violationBytes: Infini
 export class RunStream {
   readonly channels: Record<string, ChannelOutput> = {};
   readonly notices: Notice[] = [];
-  readonly violations: string[] = [];
+  readonly violations: Violation[] = [];
   private dropped = 0;
   private violationBytes = 0;
   private noticeBytes = 0;
@@ -70,14 +71,19 @@ export class RunStream {
     const output = this.accepting('write', channel);
     if (!output) return;
     if (typeof chunk !== 'string')
-      return this.violate(`write to ${channel as string}: chunk must be a string, received ${typeof chunk}`);
+      return this.violate(
+        'invalid-write',
+        `write to ${channel as string}: chunk must be a string, received ${typeof chunk}`,
+      );
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(
+        'invalid-write',
         `write to ${channel as string}: mimetype must be a non-empty string, received ${describeLeafValue(mimetype)}`,
       );
     }
     if (typeof mimetype === 'string' && mimetype.length > MIMETYPE_CHARS)
       return this.violate(
+        'invalid-write',
         `write to ${channel as string}: mimetype is ${mimetype.length} characters, over ${MIMETYPE_CHARS}; the write was refused`,
       );
     const type = mimetype ?? output.parts.at(-1)?.mimetype ?? output.mimetype;
@@ -99,9 +105,13 @@ export class RunStream {
     if (!output) return;
     const parsed = v.safeParse(ChannelStateSchema, state);
     if (!parsed.success)
-      return this.violate(`setState on ${channel as string}: ${describeLeafValue(state)} is not a channel state`);
+      return this.violate(
+        'invalid-state',
+        `setState on ${channel as string}: ${describeLeafValue(state)} is not a channel state`,
+      );
     if (!isLegalTransition(output.state, parsed.output)) {
       return this.violate(
+        'illegal-transition',
         `setState on ${channel as string}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
       );
     }
@@ -110,13 +120,15 @@ export class RunStream {
 
   /** Records a transient notice. */
   emit(notice: unknown): void {
-    if (this.sealed) return this.violate('emit after run() settled');
+    if (this.sealed) return this.violate('after-settle', 'emit after run() settled');
     const parsed = v.safeParse(NoticeSchema, notice);
-    if (!parsed.success) return this.violate(`emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
+    if (!parsed.success)
+      return this.violate('invalid-notice', `emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
     const bytes = measureNotice(parsed.output);
     if (this.noticeBytes + bytes > this.budgets.noticeBytes) {
       if (this.noticesDropped++ === 0)
         this.violate(
+          'notice-limit',
           `emit: notices past limits.noticeBytes ${this.budgets.noticeBytes} are dropped (the first was ${bytes} bytes)`,
         );
       return;
@@ -144,20 +156,20 @@ export class RunStream {
    * cut to {@link VIOLATION_CHARS}; past {@link MAX_VIOLATIONS} violations or
    * `violationBytes` of text, the last entry counts the rest.
    */
-  violate(message: string): void {
-    const text = clipText(message, VIOLATION_CHARS);
+  violate(kind: ViolationKind, message: string): void {
+    const detail = clipText(message, VIOLATION_CHARS);
     if (this.dropped > 0) {
-      this.violations[this.violations.length - 1] = `… and ${++this.dropped} more violations`;
+      this.violations[this.violations.length - 1] = truncated(++this.dropped);
       return;
     }
-    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + text.length <= this.budgets.violationBytes) {
-      this.violations.push(text);
-      this.violationBytes += text.length;
+    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + detail.length <= this.budgets.violationBytes) {
+      this.violations.push({ kind, detail });
+      this.violationBytes += detail.length;
       return;
     }
     // The list is full: its last entry becomes the count of everything not kept.
     if (this.violations.length >= MAX_VIOLATIONS) this.dropped = this.violations.pop() === undefined ? 0 : 1;
-    this.violations.push(`… and ${++this.dropped} more violations`);
+    this.violations.push(truncated(++this.dropped));
   }
 
   /** What of `chunk` the output cap lets through ('' once it is spent). */
@@ -170,15 +182,16 @@ export class RunStream {
   }
 
   private accepting(sink: string, channel: unknown, stateChange = false): ChannelOutput | undefined {
-    if (this.sealed) return void this.violate(`${sink} after run() settled`);
+    if (this.sealed) return void this.violate('after-settle', `${sink} after run() settled`);
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
       return void this.violate(
+        'undeclared-channel',
         `${sink} to undeclared channel ${describeLeafValue(channel)} (declared: ${Object.keys(this.channels).join(', ')})`,
       );
     }
     const output = this.channels[channel]!;
     if (!stateChange && output.state !== 'active')
-      return void this.violate(`write to ${channel} after it became ${output.state}`);
+      return void this.violate('inactive-channel', `write to ${channel} after it became ${output.state}`);
     return output;
   }
 
@@ -193,8 +206,14 @@ export class RunStream {
       call();
     } catch (error) {
       this.violate(
+        'embedding-sink',
         `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : describeThrow(error)}`,
       );
     }
   }
+}
+
+/** The entry that stands for the `count` violations past the kept ones. */
+function truncated(count: number): Violation {
+  return { kind: 'truncated', detail: `… and ${count} more violations` };
 }

@@ -11,6 +11,7 @@ import {
 } from '../../contracts/notice.js';
 import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
+import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
 import type { EmbeddingSinks } from '../host-types.js';
 import type { RunStream } from './run-stream.js';
@@ -64,7 +65,11 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     async interact(request) {
       const parsed = v.safeParse(ClientInteractionRequestSchema, request);
       if (!parsed.success)
-        throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
+        throw refuse(
+          stream,
+          'invalid-interaction',
+          `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
       const answer: unknown = sinks.interact
         ? await sinks.interact(parsed.output)
         : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
@@ -72,6 +77,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       if (!resolution.success) {
         throw refuse(
           stream,
+          'embedding-sink',
           `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`,
         );
       }
@@ -80,11 +86,19 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     async entry(path, content, opts) {
       const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
       if (!parsed.success)
-        throw refuse(stream, `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`);
+        throw refuse(
+          stream,
+          'invalid-entry',
+          `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
       if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
       const address: unknown = await sinks.entry(...parsed.output);
       if (typeof address !== 'string')
-        throw refuse(stream, `the embedding service's entry sink resolved ${typeof address}, not an address string`);
+        throw refuse(
+          stream,
+          'embedding-sink',
+          `the embedding service's entry sink resolved ${typeof address}, not an address string`,
+        );
       return address;
     },
   };
@@ -92,7 +106,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     try {
       port1.postMessage(answer);
     } catch (error) {
-      stream.violate(`the host could not answer a sink call: ${describeThrow(error)}`);
+      stream.violate('host-error', `the host could not answer a sink call: ${describeThrow(error)}`);
     }
   };
   // Answers a request once `call` settles; the leaf's awaited promise resolves or rejects with it.
@@ -101,7 +115,10 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     (message) => {
       const id = message[1];
       if (typeof id !== 'number' || !Number.isSafeInteger(id))
-        return stream.violate(`sink port: dropped a ${String(message[0])} call without a numeric id`);
+        return stream.violate(
+          'malformed-sink-call',
+          `sink port: dropped a ${String(message[0])} call without a numeric id`,
+        );
       void Promise.resolve()
         .then(() => call(message.slice(2)))
         .then(
@@ -128,7 +145,10 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     }
     const name: unknown = Array.isArray(message) ? message[0] : undefined;
     if (typeof name !== 'string' || !Object.hasOwn(handlers, name)) {
-      stream.violate(`sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`);
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`,
+      );
       return false;
     }
     const call = message as readonly unknown[];
@@ -138,7 +158,8 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
     if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
     return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
   };
-  const failed = (error: unknown) => stream.violate(`the host's sink port listener failed: ${describeThrow(error)}`);
+  const failed = (error: unknown) =>
+    stream.violate('host-error', `the host's sink port listener failed: ${describeThrow(error)}`);
   port1.on(
     'message',
     guardListener((message: unknown) => {
@@ -156,7 +177,10 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
   port1.on(
     'messageerror',
     guardListener((error: unknown) =>
-      stream.violate(`sink port: dropped a message the host could not deserialize: ${describeThrow(error)}`),
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: dropped a message the host could not deserialize: ${describeThrow(error)}`,
+      ),
     ),
   );
   const drain = guardListener(() => takeQueued(port1, receive), failed);
@@ -165,7 +189,8 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
 
 /** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
 function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
-  if (channel === undefined) return stream.violate('a bare-string write arrived before any write named its channel');
+  if (channel === undefined)
+    return stream.violate('malformed-sink-call', 'a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
 }
 
@@ -175,7 +200,7 @@ function isSmallNotice(notice: unknown): boolean {
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */
-function refuse(stream: RunStream, message: string): TypeError {
-  stream.violate(message);
+function refuse(stream: RunStream, kind: ViolationKind, message: string): TypeError {
+  stream.violate(kind, message);
   return new TypeError(message);
 }

@@ -2,6 +2,7 @@ import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import * as v from 'valibot';
 import {
+  isLoadStage,
   isWorkerControlMessage,
   TaskReplySchema,
   type TaskReply,
@@ -127,7 +128,7 @@ export class WorkerHandle {
         throw error;
       }
       const reply = parsed.output as TaskReply;
-      if (reply.ok || reply.stage !== 'load') this.loaded = true;
+      if (reply.ok || !isLoadStage(reply.stage)) this.loaded = true;
       return reply;
     });
   }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkPackage, type CheckReport } from '../../../src/check/index.js';
@@ -44,6 +44,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['host/exec-probe-hangs', ['probe-hangs.probe']],
   ['host/exec-throws-on-import', ['import-throws.probe']],
   ['host/exec-throws-in-constructor', ['ctor-throws.probe']],
+  ['host/exec-bad-tool-registry', ['bad-tools.probe']],
   ['effect-spins', ['effect-spins.example']],
   ['effect-throws', ['effect-throws.example']],
   ['effect-not-an-effect', ['effect-not-an-effect.example']],
@@ -180,7 +181,7 @@ describe('plurnk-execs check (the command)', () => {
         } else {
           expect(tag).toMatchObject({
             verdict: 'skip',
-            probe: { verdict: 'skip', available: false, detail: missingDetail(tag.tag) },
+            probe: { verdict: 'skip', available: false, fault: null, detail: missingDetail(tag.tag) },
           });
         }
       }
@@ -203,6 +204,50 @@ describe('plurnk-execs check (the command)', () => {
     );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
     expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');
+  });
+
+  it('fails a leaf whose toolRegistry() is invalid, by the probe fault kind, and exits 1', async () => {
+    const { code, stdout } = await runCli(['check', 'fixtures/host/exec-bad-tool-registry', '--json'], { cwd: REPO });
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report.clean).toBe(false);
+    expect(report.tags[0]).toMatchObject({
+      tag: 'bad-tools',
+      verdict: 'fail',
+      probe: { verdict: 'fail', available: false, fault: 'invalid-tool-registry' },
+    });
+    expect(report.tags[0]!.probe.detail).toMatch(/tools\[1\]\.target/);
+    expect(code).toBe(1);
+  });
+
+  it('reports an example whose file target is missing where it ran as not run, never as a failure', async () => {
+    const report = await checkPackage(zooDirs('host/exec-reads-target')[0]!, QUICK);
+    expect(failures(report)).toEqual([]);
+    const tag = report.tags[0]!;
+    expect(tag).toMatchObject({
+      tag: 'reads-target',
+      verdict: 'skip',
+      example: { verdict: 'skip', target: 'notes.txt' },
+    });
+    expect(tag.example.detail).toMatch(
+      /^not run: needs notes\.txt \(no such path in \/.*plurnk-execs-check-\w+; give check a cwd \(--cwd <dir>\) where it exists\): could not read notes\.txt: ENOENT$/,
+    );
+    expect(
+      Object.values(tag.checks).every((check) => check.verdict === 'skip' && check.detail === tag.example.detail),
+    ).toBe(true);
+  });
+
+  it('runs the examples where --cwd says, resolved against the current directory', async () => {
+    const project = scratchDir('check-cwd');
+    mkdirSync(join(project, 'data'));
+    writeFileSync(join(project, 'data', 'notes.txt'), 'hello');
+    const { code, stdout } = await runCli(
+      ['check', join(REPO, 'fixtures/host/exec-reads-target'), '--cwd', 'data', '--json'],
+      { cwd: project },
+    );
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report.tags[0]).toMatchObject({ verdict: 'pass', example: { verdict: 'pass', status: 200 } });
+    expect(report.clean).toBe(true);
+    expect(code).toBe(0);
   });
 
   it('prints clean and exits 0 for a clean package', async () => {

@@ -10,7 +10,11 @@ describe('boot probes', () => {
   it('makes only the tag whose probe never settles unavailable, naming the timeout', async () => {
     const host = await bootHost(fixtureDiscovery(['exec-probe-hangs', 'exec-echo']), { probeTimeoutMs: 1500 });
     try {
-      expect(host.availability('probe-hangs')).toMatchObject({ available: false, detail: 'probe exceeded 1500ms' });
+      expect(host.availability('probe-hangs')).toMatchObject({
+        available: false,
+        fault: 'probe-timeout',
+        detail: 'probe exceeded 1500ms',
+      });
       expect(host.availability('echo')).toMatchObject({ available: true });
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal', 'echo-target']);
       const out = await host.exec({ runtime: 'echo', body: 'still here' });
@@ -25,22 +29,28 @@ describe('boot probes', () => {
     try {
       expect(host.availability('import-throws')).toEqual({
         available: false,
+        fault: 'import-failed',
         detail: 'the leaf could not be loaded: RangeError: exec-throws-on-import refuses to load',
         probeMs: 0,
       });
-      expect(host.availability('ctor-throws')?.detail).toBe(
-        'the leaf could not be loaded: Error: cannot construct ctor-throws',
-      );
+      expect(host.availability('ctor-throws')).toMatchObject({
+        fault: 'constructor-threw',
+        detail: 'the leaf could not be loaded: Error: cannot construct ctor-throws',
+      });
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal', 'echo-target']);
     } finally {
       await host.close();
     }
   });
 
-  it("caches each verdict with its latency and keeps a probe's actionable detail", async () => {
+  it("caches each verdict with its latency and keeps a probe's actionable detail, with no fault of the leaf's", async () => {
     const host = await bootHost(fixtureDiscovery(['exec-unavailable', 'exec-subprocess']));
     try {
-      expect(host.availability('absent')).toMatchObject({ available: false, detail: 'install absent-tool 2.x' });
+      expect(host.availability('absent')).toEqual({
+        available: false,
+        detail: 'install absent-tool 2.x',
+        probeMs: expect.any(Number),
+      });
       const node = host.availability('node');
       expect(node).toMatchObject({ available: true, detail: process.version });
       expect(Number.isInteger(node?.probeMs) && node!.probeMs >= 0).toBe(true);

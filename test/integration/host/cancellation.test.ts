@@ -39,6 +39,7 @@ describe('cancellation across the thread', () => {
     const out = await running;
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"signal":"SIGUSR1"}}');
     expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/wait-abort/cancelled');
+    expect(out.containment?.forcedEnd).toBeNull();
   });
 
   it('re-creates a DOMException reason in the worker', async () => {
@@ -65,6 +66,7 @@ describe('cancellation across the thread', () => {
         detail: 'the run did not settle within 300ms of its abort; its worker thread was terminated',
       },
     });
+    expect(out.containment?.forcedEnd).toEqual({ reason: 'cancelled', terminated: true });
     expect(out.channels.out).toMatchObject({ state: 'errored' });
     expect(out.channels.out!.text).toMatch(/^spinning in/);
     const next = await impatient.exec({ runtime: 'spin', body: 'again' });
@@ -111,6 +113,7 @@ describe('cancellation across the thread', () => {
       status: 504,
     });
     expect(out.result.problem?.detail).toMatch(/settled within the grace period/);
+    expect(out.containment?.forcedEnd).toEqual({ reason: 'timeout', terminated: false });
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"housekeeping":true,"graceMs":10000}}');
   });
 
@@ -119,6 +122,7 @@ describe('cancellation across the thread', () => {
     expect(out.result.problem?.detail).toBe(
       'the run exceeded its 300ms deadline and was aborted; it did not settle within 300ms; its worker thread was terminated',
     );
+    expect(out.containment?.forcedEnd).toEqual({ reason: 'timeout', terminated: true });
     expect((await impatient.exec({ runtime: 'spin', body: 'ok' })).result.status).toBe(200);
   });
 });
@@ -140,6 +144,7 @@ describe('close()', () => {
         status: 499,
         detail: 'the host closed while the run was in flight; its worker thread was terminated',
       });
+      expect(out.containment?.forcedEnd).toEqual({ reason: 'host-closed', terminated: true });
     }
     expect(survivors(pgid)).toEqual([]);
     await namedError(host.exec({ runtime: 'spin', body: 'ok' }), 'host-closed');

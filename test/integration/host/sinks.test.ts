@@ -106,7 +106,9 @@ describe('run sinks across the thread', () => {
     });
     expect(called).toBe(false);
     expect(JSON.parse(out.channels.results!.text).error).toMatch(/interact: invalid request/);
-    expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*toolName/)]);
+    expect(out.violations).toEqual([
+      { kind: 'invalid-interaction', detail: expect.stringMatching(/^interact: invalid request.*toolName/) },
+    ]);
   });
 
   it('refuses writes and state changes for undeclared channels, and forwards only what it accepted', async () => {
@@ -121,8 +123,8 @@ describe('run sinks across the thread', () => {
     expect(out.channels.out!.text).toBe('kept');
     expect(forwarded).toEqual(['out:kept']);
     expect(out.violations).toEqual([
-      'write to undeclared channel "nope" (declared: out, err)',
-      'setState to undeclared channel "nope" (declared: out, err)',
+      { kind: 'undeclared-channel', detail: 'write to undeclared channel "nope" (declared: out, err)' },
+      { kind: 'undeclared-channel', detail: 'setState to undeclared channel "nope" (declared: out, err)' },
     ]);
   });
 
@@ -135,9 +137,12 @@ describe('run sinks across the thread', () => {
     });
     expect(out.channels.out).toMatchObject({ state: 'closed', text: '' });
     expect(out.violations).toEqual([
-      'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
-      'write to out after it became closed',
-      'setState on err: "sideways" is not a channel state',
+      {
+        kind: 'illegal-transition',
+        detail: 'setState on out: closed ⇒ active is not allowed (only active ⇒ closed or errored)',
+      },
+      { kind: 'inactive-channel', detail: 'write to out after it became closed' },
+      { kind: 'invalid-state', detail: 'setState on err: "sideways" is not a channel state' },
     ]);
     // `err` was left active and the run succeeded, so the host closed it afterwards.
     expect(states).toEqual([
@@ -165,7 +170,9 @@ describe('run sinks across the thread', () => {
     });
     expect(out.notices).toEqual([{ source: 'search', kind: 'search_progress', level: 'info', message: 'half' }]);
     expect(emitted).toEqual(out.notices);
-    expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(level: /)]);
+    expect(out.violations).toEqual([
+      { kind: 'invalid-notice', detail: expect.stringMatching(/^emit: invalid notice \(level: /) },
+    ]);
   });
 
   it('records an embedding sink that throws without breaking the run', async () => {
@@ -180,6 +187,9 @@ describe('run sinks across the thread', () => {
     });
     expect(out.result.status).toBe(200);
     expect(out.channels.out!.text).toBe('ab{"c":1}d');
-    expect(out.violations[0]).toBe("the embedding service's write sink threw: storage is full");
+    expect(out.violations[0]).toEqual({
+      kind: 'embedding-sink',
+      detail: "the embedding service's write sink threw: storage is full",
+    });
   });
 });

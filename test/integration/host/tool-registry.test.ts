@@ -21,6 +21,7 @@ describe('tool registries through the host', () => {
   it('makes a tag whose snapshot breaks the rules unavailable, naming the field', () => {
     const verdict = host.availability('bad-tools');
     expect(verdict?.available).toBe(false);
+    expect(verdict?.fault).toBe('invalid-tool-registry');
     expect(verdict?.detail).toMatch(/Invalid tool registry from runtime "bad-tools"/);
     expect(verdict?.detail).toMatch(/tools\[1\]\.target/);
     expect(host.toolRegistry('bad-tools')).toBeUndefined();

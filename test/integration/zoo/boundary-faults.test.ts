@@ -40,8 +40,9 @@ describe('the zoo: the thread boundary', () => {
     expect((globalThis as { zooSinkPortPwned?: unknown }).zooSinkPortPwned).toBeUndefined();
     expect(({} as { zooPolluted?: unknown }).zooPolluted).toBeUndefined();
     expect(out.channels.out!.text).toBe('before the fault, contained');
-    const dropped = out.violations.filter((v) => v.startsWith('sink port: dropped a message that is no sink call: '));
-    expect(dropped.map((v) => /"type":"(\w+)"/.exec(v)?.[1])).toEqual([
+    const dropped = out.violations.filter((v) => v.kind === 'malformed-sink-call');
+    expect(dropped.every((v) => v.detail.startsWith('sink port: dropped a message that is no sink call: '))).toBe(true);
+    expect(dropped.map((v) => /"type":"(\w+)"/.exec(v.detail)?.[1])).toEqual([
       'GET',
       'SET',
       'SET',
@@ -65,13 +66,19 @@ describe('the zoo: the thread boundary', () => {
     });
     expect(out.channels.out!.text).toBe('before the fault, after');
     expect(out.violations).toEqual([
-      'setState on out: 10n is not a channel state',
-      'write to out: mimetype must be a non-empty string, received {"name":"cyclic","self":[cycle]}',
-      'write to undeclared channel {"name":"cyclic","self":[cycle]} (declared: out)',
-      'setState to undeclared channel 10n (declared: out)',
-      expect.stringMatching(/^emit: invalid notice \(/),
-      expect.stringMatching(/^emit: invalid notice \(message: /),
-      expect.stringMatching(/^interact: invalid request \(/),
+      { kind: 'invalid-state', detail: 'setState on out: 10n is not a channel state' },
+      {
+        kind: 'invalid-write',
+        detail: 'write to out: mimetype must be a non-empty string, received {"name":"cyclic","self":[cycle]}',
+      },
+      {
+        kind: 'undeclared-channel',
+        detail: 'write to undeclared channel {"name":"cyclic","self":[cycle]} (declared: out)',
+      },
+      { kind: 'undeclared-channel', detail: 'setState to undeclared channel 10n (declared: out)' },
+      { kind: 'invalid-notice', detail: expect.stringMatching(/^emit: invalid notice \(/) },
+      { kind: 'invalid-notice', detail: expect.stringMatching(/^emit: invalid notice \(message: /) },
+      { kind: 'invalid-interaction', detail: expect.stringMatching(/^interact: invalid request \(/) },
     ]);
   });
 

@@ -37,10 +37,13 @@ describe('the zoo: budgets on everything a leaf puts into its outcome', () => {
       /^run\(\) resolved a Problem of \d+ bytes \(detail and extensions\), over limits\.problemBytes 65536$/,
     );
     // Violation texts: each cut to 1 KiB, together within limits.violationBytes (64 KiB).
-    expect(out.violations.every((v) => v.length <= KiB)).toBe(true);
-    expect(out.violations.join('').length).toBeLessThanOrEqual(64 * KiB + 64);
+    expect(out.violations.every((v) => v.detail.length <= KiB)).toBe(true);
+    expect(out.violations.map((v) => v.detail).join('').length).toBeLessThanOrEqual(64 * KiB + 64);
     expect(out.violations).toHaveLength(8 + 8 + 1);
-    expect(out.violations[0]).toMatch(/^write to undeclared channel "x{50,}…/);
+    expect(out.violations[0]).toMatchObject({
+      kind: 'undeclared-channel',
+      detail: expect.stringMatching(/^write to undeclared channel "x{50,}…/) as string,
+    });
     // Mimetypes over 255 characters are refused: no part holds one.
     expect(out.channels.out!.parts.map((part) => part.mimetype)).toEqual(['text/plain']);
     // Notices: within limits.noticeBytes (1 MiB): four of the eight 256 KiB notices fit.
@@ -54,11 +57,14 @@ describe('the zoo: budgets on everything a leaf puts into its outcome', () => {
       ['--max-old-space-size=160', SMALL_HEAP_HOST, zooDirs('oversized-leaf-values')[0]!, 'notices'],
       { maxBuffer: 4 * 1024 * 1024 },
     );
-    const summary = JSON.parse(stdout) as { status: number; notices: number; violations: string[] };
+    const summary = JSON.parse(stdout) as { status: number; notices: number; violations: unknown[] };
     expect(summary).toMatchObject({ status: 200, notices: 0 });
     expect(summary.violations).toEqual([
-      // The message, plus source 'zoo' and kind 'oversized'.
-      'emit: notices past limits.noticeBytes 1048576 are dropped (the first was 8388620 bytes)',
+      {
+        kind: 'notice-limit',
+        // The message, plus source 'zoo' and kind 'oversized'.
+        detail: 'emit: notices past limits.noticeBytes 1048576 are dropped (the first was 8388620 bytes)',
+      },
     ]);
   }, 120_000);
 });

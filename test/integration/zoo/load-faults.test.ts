@@ -34,14 +34,18 @@ describe('the zoo: faults before run()', () => {
   });
 
   it.each([
-    ['import-throws', 'the leaf could not be loaded: RangeError: exec-throws-on-import refuses to load'],
-    ['ctor-throws', 'the leaf could not be loaded: Error: cannot construct ctor-throws'],
-    ['probe-hangs', 'probe exceeded 1000ms'],
-    ['probe-spins', 'probe exceeded 1000ms'],
+    [
+      'import-throws',
+      'import-failed',
+      'the leaf could not be loaded: RangeError: exec-throws-on-import refuses to load',
+    ],
+    ['ctor-throws', 'constructor-threw', 'the leaf could not be loaded: Error: cannot construct ctor-throws'],
+    ['probe-hangs', 'probe-timeout', 'probe exceeded 1000ms'],
+    ['probe-spins', 'probe-timeout', 'probe exceeded 1000ms'],
   ])(
-    'makes only %s unavailable, with why; its runs are refused 501 and the host serves the rest',
-    async (runtime, detail) => {
-      expect(host.availability(runtime)).toMatchObject({ available: false, detail });
+    'makes only %s unavailable (%s), with why; its runs are refused 501 and the host serves the rest',
+    async (runtime, fault, detail) => {
+      expect(host.availability(runtime)).toMatchObject({ available: false, fault, detail });
       expect(host.availableRuntimes()).toContain('healthy');
       const out = await expectContained(host, {
         runtime,

@@ -36,6 +36,7 @@ describe('the zoo: memory bombs', () => {
         runtime: 'heap-bomb',
         problem: 'exec/memory-limit-exceeded',
         status: 500,
+        forcedEnd: { reason: 'heap-limit', terminated: false },
         kept: 'before the fault',
         next: { body: 'ok' },
       });
@@ -59,6 +60,7 @@ describe('the zoo: memory bombs', () => {
         body,
         problem: 'exec/memory-limit-exceeded',
         status: 500,
+        forcedEnd: { reason: 'external-limit', terminated: true },
         kept: 'before the fault',
         next: { body: 'ok' },
       });
@@ -91,6 +93,7 @@ describe('the zoo: memory bombs', () => {
         runtime: 'sync-buffer-bomb',
         problem: 'exec/memory-limit-exceeded',
         status: 500,
+        forcedEnd: { reason: 'rss-limit', terminated: true },
         kept: 'before the fault',
         next: { body: 'ok' },
       });

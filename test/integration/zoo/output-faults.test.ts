@@ -34,6 +34,7 @@ describe('the zoo: output faults', () => {
       runtime: 'output-flood',
       problem: 'exec/output-limit-exceeded',
       status: 500,
+      forcedEnd: { reason: 'output-limit', terminated: expect.any(Boolean) as boolean },
       kept: UNIT.repeat(10),
       next: { body: 'ok' },
     });
@@ -68,6 +69,7 @@ describe('the zoo: output faults', () => {
       const out = await expectContained(host, {
         runtime: 'console-spam',
         status: 200,
+        forcedEnd: null,
         kept: 'ok',
         next: { body: 'ok' },
       });
@@ -78,9 +80,12 @@ describe('the zoo: output faults', () => {
         spam!.text.startsWith('zoo-console-spam line 0\nzoo-console-spam error 0\nzoo-console-spam stdout 0\n'),
       ).toBe(true);
       expect(out.violations).toEqual([
-        expect.stringMatching(
-          /^console output: the leaf printed \d+ bytes through console\.\*, stdout or stderr instead of writing to a declared channel/,
-        ),
+        {
+          kind: 'console-output',
+          detail: expect.stringMatching(
+            /^console output: the leaf printed \d+ bytes through console\.\*, stdout or stderr instead of writing to a declared channel/,
+          ),
+        },
       ]);
       // The run's thread is gone; had anything been forwarded to this process it would be here.
       await host.exec({ runtime: 'healthy', body: 'flush' });
@@ -101,13 +106,14 @@ describe('the zoo: output faults', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('out│ ok\n');
     expect(stdout + stderr).not.toContain('zoo-console-spam line');
-    expect(stderr).toContain('contract violation: console output: the leaf printed');
+    expect(stderr).toContain('contract violation (console-output): console output: the leaf printed');
   });
 
   it('refuses writes and state changes on an undeclared channel as violations, keeping declared output', async () => {
     const out = await expectContained(host, {
       runtime: 'writes-undeclared',
       status: 200,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -120,8 +126,8 @@ describe('the zoo: output faults', () => {
       },
     });
     expect(out.violations).toEqual([
-      'write to undeclared channel "secrets" (declared: out)',
-      'setState to undeclared channel "secrets" (declared: out)',
+      { kind: 'undeclared-channel', detail: 'write to undeclared channel "secrets" (declared: out)' },
+      { kind: 'undeclared-channel', detail: 'setState to undeclared channel "secrets" (declared: out)' },
     ]);
   });
 });

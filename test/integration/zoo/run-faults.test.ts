@@ -40,6 +40,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-throws',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -54,6 +55,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-rejects',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -66,6 +68,7 @@ describe('the zoo: faults inside run()', () => {
       timeoutMs: 300,
       problem: 'exec/execution-timeout',
       status: 504,
+      forcedEnd: { reason: 'timeout', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -77,6 +80,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-spins',
       problem: 'exec/executor-unresponsive',
       status: 500,
+      forcedEnd: { reason: 'unresponsive', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -91,6 +95,7 @@ describe('the zoo: faults inside run()', () => {
       abortAfterFirstWrite: true,
       problem: 'exec/execution-cancelled',
       status: 499,
+      forcedEnd: { reason: 'cancelled', terminated: true },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -102,6 +107,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'run-exits',
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: { reason: 'thread-died', terminated: false },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -124,6 +130,7 @@ describe('the zoo: faults inside run()', () => {
       runtime,
       problem: 'exec/executor-threw',
       status: 500,
+      forcedEnd: { reason: 'escaped-error', terminated: false },
       kept: 'before the fault',
       next: { body: 'ok' },
     });
@@ -135,6 +142,7 @@ describe('the zoo: faults inside run()', () => {
       runtime: 'invalid-result',
       problem: 'exec/executor-invalid-result',
       status: 500,
+      forcedEnd: null,
       kept: 'before the fault',
       next: { body: 'ok' },
     });

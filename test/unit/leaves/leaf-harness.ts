@@ -114,7 +114,8 @@ export async function runTag(tag: string, fields: ExecFields = {}): Promise<Leaf
   });
   if (out.result.status === 501)
     throw new Error(`${tag} is unavailable in the test host: ${out.result.problem?.detail ?? 'no detail'}`);
-  if (out.violations.length > 0) throw new Error(`${tag} broke the sink contract: ${out.violations.join('; ')}`);
+  if (out.violations.length > 0)
+    throw new Error(`${tag} broke the sink contract: ${out.violations.map((v) => v.detail).join('; ')}`);
   const channels: LeafRun['channels'] = {};
   for (const [name, output] of Object.entries(out.channels)) {
     channels[name] = { mimetype: output.mimetype, state: output.state, text: output.text };

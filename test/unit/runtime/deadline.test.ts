@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { TimeoutError } from 'p-timeout';
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../../src/runtime/deadline.js';
+import { TimeoutError, withDeadline } from '../../../src/runtime/deadline.js';
 
 describe('withDeadline', () => {
   it('settles like the work when it settles in time', async () => {

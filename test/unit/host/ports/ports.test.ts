@@ -42,7 +42,7 @@ describe('the sink port', () => {
       { mimetype: 'application/json', text: '{"c":1}de' },
     ]);
     expect(stream.channels.err).toMatchObject({ text: 'E1', state: 'closed' });
-    expect(stream.violations).toEqual(['write to err after it became closed']);
+    expect(stream.violations).toEqual([{ kind: 'inactive-channel', detail: 'write to err after it became closed' }]);
     // A write to the channel of the last plain write travels as a bare string.
     expect(posted.slice(0, 8)).toEqual([
       ['write', 'out', 'a', undefined],
@@ -66,9 +66,9 @@ describe('the sink port', () => {
     close();
     expect(stream.channels.out!.text).toBe('ok');
     expect(stream.violations).toEqual([
-      'write to out: chunk must be a string, received number',
-      'write to undeclared channel "nope" (declared: out, err)',
-      'write to undeclared channel "nope" (declared: out, err)',
+      { kind: 'invalid-write', detail: 'write to out: chunk must be a string, received number' },
+      { kind: 'undeclared-channel', detail: 'write to undeclared channel "nope" (declared: out, err)' },
+      { kind: 'undeclared-channel', detail: 'write to undeclared channel "nope" (declared: out, err)' },
     ]);
   });
 
@@ -83,7 +83,9 @@ describe('the sink port', () => {
     worker.close();
     host.close();
     expect(stream.channels.out!.text).toBe('x');
-    expect(stream.violations).toEqual(['a bare-string write arrived before any write named its channel']);
+    expect(stream.violations).toEqual([
+      { kind: 'malformed-sink-call', detail: 'a bare-string write arrived before any write named its channel' },
+    ]);
   });
 });
 
@@ -108,7 +110,7 @@ describe('draining a port whose thread is gone', () => {
     const heard: string[] = [];
     const control = openControlPort((message) => heard.push(message.type));
     control.workerPort.postMessage({ type: 'process-group', pgid: 4242 });
-    control.workerPort.postMessage({ type: 'violation', message: 'late' });
+    control.workerPort.postMessage({ type: 'violation', kind: 'thread-ban', message: 'late' });
     control.close();
     expect([...control.groups]).toEqual([4242]);
     expect(heard).toEqual(['process-group', 'violation']);

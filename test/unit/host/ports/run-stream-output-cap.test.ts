@@ -29,7 +29,9 @@ describe('RunStream.capOutput', () => {
     stream.write('out', 12345);
     stream.write('out', 'ok');
     expect(stream.channels.out!.text).toBe('ok');
-    expect(stream.violations).toEqual(['write to out: chunk must be a string, received number']);
+    expect(stream.violations).toEqual([
+      { kind: 'invalid-write', detail: 'write to out: chunk must be a string, received number' },
+    ]);
   });
 
   it('passes an empty write as before', () => {

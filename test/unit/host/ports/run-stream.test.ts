@@ -13,15 +13,15 @@ describe('RunStream', () => {
   });
 
   it.each([
-    [['out', 42], 'write to out: chunk must be a string, received number'],
-    [['out', 'x', ''], 'write to out: mimetype must be a non-empty string, received ""'],
-    [['done', 'x'], 'write to done after it became closed'],
-    [[7, 'x'], 'write to undeclared channel 7 (declared: out, done)'],
-    [['__proto__', 'x'], 'write to undeclared channel "__proto__" (declared: out, done)'],
-  ])('refuses write(%j)', (args, violation) => {
+    [['out', 42], 'invalid-write', 'write to out: chunk must be a string, received number'],
+    [['out', 'x', ''], 'invalid-write', 'write to out: mimetype must be a non-empty string, received ""'],
+    [['done', 'x'], 'inactive-channel', 'write to done after it became closed'],
+    [[7, 'x'], 'undeclared-channel', 'write to undeclared channel 7 (declared: out, done)'],
+    [['__proto__', 'x'], 'undeclared-channel', 'write to undeclared channel "__proto__" (declared: out, done)'],
+  ])('refuses write(%j) as %s', (args, kind, detail) => {
     const stream = new RunStream(decls);
     stream.write(...(args as [unknown, unknown, unknown?]));
-    expect(stream.violations).toEqual([violation]);
+    expect(stream.violations).toEqual([{ kind, detail }]);
     expect(stream.channels.out!.text).toBe('');
   });
 
@@ -32,9 +32,9 @@ describe('RunStream', () => {
     stream.setState('out', 'closed');
     stream.emit({ source: 'search', kind: 'search_progress', level: 'info', message: 'late' });
     expect(stream.violations).toEqual([
-      'write after run() settled',
-      'setState after run() settled',
-      'emit after run() settled',
+      { kind: 'after-settle', detail: 'write after run() settled' },
+      { kind: 'after-settle', detail: 'setState after run() settled' },
+      { kind: 'after-settle', detail: 'emit after run() settled' },
     ]);
     expect(stream.channels.out).toMatchObject({ text: '', state: 'active' });
   });
@@ -55,6 +55,7 @@ describe('RunStream', () => {
     const stream = new RunStream(decls);
     for (let i = 0; i < 150; i++) stream.write('nope', String(i));
     expect(stream.violations).toHaveLength(100);
-    expect(stream.violations[99]).toBe('… and 51 more violations');
+    expect(stream.violations[98]!.kind).toBe('undeclared-channel');
+    expect(stream.violations[99]).toEqual({ kind: 'truncated', detail: '… and 51 more violations' });
   });
 });

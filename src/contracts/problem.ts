@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { schemaAgrees, type MutuallyAssignable } from './same-type.js';
 import { isJsonValue } from './json.js';
 
 /** Base of every Problem `type` URI this package mints; the owner and code follow. */
@@ -14,7 +15,16 @@ const RESERVED = new Set(['type', 'title', 'status', 'detail', 'instance']);
  * `/<code>`, a humanised `title`, a `status` 400–599 equal to the result's, a `detail`, an
  * optional `instance`, and JSON-safe extensions (such as `recovery`).
  */
-export const ProblemDetailsSchema = v.pipe(
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  [extension: string]: unknown;
+}
+
+const problemDetailsSchema = v.pipe(
   v.looseObject({
     type: v.pipe(
       v.string(),
@@ -35,8 +45,9 @@ export const ProblemDetailsSchema = v.pipe(
     }
   }),
 );
-/** RFC 9457 Problem Details (§executor-results). */
-export type ProblemDetails = v.InferOutput<typeof ProblemDetailsSchema>;
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof problemDetailsSchema>, ProblemDetails>>();
+/** Schema of {@link ProblemDetails}. */
+export const ProblemDetailsSchema: v.GenericSchema<ProblemDetails> = problemDetailsSchema;
 
 /** Builds the `type` URI for a code reported by `owner` (a tag, package or component name). */
 export function problemType(owner: string, code: string): string {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { ProblemDetailsSchema } from './problem.js';
+import { schemaAgrees, type SameType } from './same-type.js';
+import { ProblemDetailsSchema, type ProblemDetails } from './problem.js';
 
 const StatusSchema = v.pipe(v.number(), v.integer('status must be an integer'), v.minValue(100), v.maxValue(599));
 
@@ -7,15 +8,23 @@ const StatusSchema = v.pipe(v.number(), v.integer('status must be an integer'), 
  * The universal result of `run()` (§executor-results). A status of 400 or more carries exactly
  * one Problem whose status agrees; a status below 400 carries none.
  */
-export const SchemeResultSchema = v.strictObject({
+export interface SchemeResult {
+  status: number;
+  problem?: ProblemDetails;
+}
+const schemeResultSchema = v.strictObject({
   status: StatusSchema,
   problem: v.optional(ProblemDetailsSchema),
 });
-/** The universal result of `run()`. */
-export type SchemeResult = v.InferOutput<typeof SchemeResultSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof schemeResultSchema>, SchemeResult>>();
+/** Schema of {@link SchemeResult}. */
+export const SchemeResultSchema: v.GenericSchema<SchemeResult> = schemeResultSchema;
 
 /** `SchemeResult` plus the optional exit code of a subprocess. */
-export const ExecResultSchema = v.pipe(
+export interface ExecResult extends SchemeResult {
+  exitCode?: number;
+}
+const execResultSchema = v.pipe(
   v.strictObject({
     status: StatusSchema,
     problem: v.optional(ProblemDetailsSchema),
@@ -25,8 +34,9 @@ export const ExecResultSchema = v.pipe(
   v.check((r) => r.status >= 400 || r.problem === undefined, 'a status below 400 carries no problem'),
   v.check((r) => r.problem === undefined || r.problem.status === r.status, 'problem.status must equal status'),
 );
-/** `SchemeResult` plus the optional exit code of a subprocess. */
-export type ExecResult = v.InferOutput<typeof ExecResultSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof execResultSchema>, ExecResult>>();
+/** Schema of {@link ExecResult}. */
+export const ExecResultSchema: v.GenericSchema<ExecResult> = execResultSchema;
 
 /** Outcome of {@link validateResult}: the result, or every reason it was refused. */
 export type ResultValidation = { ok: true; result: ExecResult } | { ok: false; issues: string[] };

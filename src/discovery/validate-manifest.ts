@@ -9,7 +9,7 @@ import type { ClaimedPackage } from './read-manifest.js';
  * `runtimesModule` export subpath (static wins when both are present), and an optional
  * `attribution`. Each runtime is validated on its own afterwards, so its errors name its tag.
  */
-export const ExecManifestSchema = v.pipe(
+export const ExecManifestSchema: v.GenericSchema<ExecManifestBlock> = v.pipe(
   v.strictObject({
     kind: v.literal('exec'),
     runtimes: v.optional(v.array(v.unknown())),
@@ -26,6 +26,14 @@ export const ExecManifestSchema = v.pipe(
     ['runtimes'],
   ),
 );
+
+/** A `plurnk` block as {@link ExecManifestSchema} admits it, before normalization. */
+export interface ExecManifestBlock {
+  kind: 'exec';
+  runtimes?: unknown[];
+  runtimesModule?: string;
+  attribution?: unknown;
+}
 
 /** What discovery needs from a valid `plurnk` block. */
 export interface ExecManifest {

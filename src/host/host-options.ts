@@ -21,7 +21,7 @@ const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Schema of {@link HostOptions}: strict, so a misspelt option fails instead of being ignored. */
-export const HostOptionsSchema = v.strictObject({
+export const HostOptionsSchema: v.GenericSchema<HostOptions> = v.strictObject({
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),
   env: v.optional(v.record(v.string(), v.optional(v.string()))),

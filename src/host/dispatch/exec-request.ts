@@ -6,8 +6,7 @@ import type { EmbeddingSinks, ExecRequest, StreamAddress } from '../host-types.j
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const Sink = v.optional(v.function());
 
-/** Schema of {@link ExecRequest}: strict, so a misspelt field is an error rather than ignored. */
-export const ExecRequestSchema = v.strictObject({
+const execRequestShape = v.strictObject({
   runtime: v.string(),
   body: v.string(),
   target: v.optional(v.nullable(v.string())),
@@ -18,6 +17,12 @@ export const ExecRequestSchema = v.strictObject({
   address: v.optional(v.strictObject({ loop: Count, turn: Count, sequence: Count })),
   sinks: v.optional(v.strictObject({ write: Sink, setState: Sink, emit: Sink, interact: Sink, entry: Sink })),
 });
+
+/**
+ * Schema of {@link ExecRequest}: strict, so a misspelt field is an error rather than ignored.
+ * Sinks are checked only as functions, so its output is not typed as a whole request.
+ */
+export const ExecRequestSchema: v.GenericSchema<unknown> = execRequestShape;
 
 /** An EXEC request checked and normalized: absent fields are null, env values are all strings. */
 export interface ParsedExecRequest {
@@ -38,7 +43,7 @@ export interface ParsedExecRequest {
  * `sinks` objects are kept as given, so sink methods keep their `this`.
  */
 export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
-  const parsed = v.safeParse(ExecRequestSchema, input);
+  const parsed = v.safeParse(execRequestShape, input);
   if (!parsed.success) {
     throw new PlurnkExecsError(
       'invalid-request',

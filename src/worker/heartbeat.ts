@@ -1,4 +1,5 @@
 import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.js';
+import { wasmBytesOutsideExternal } from './wasm-memories.js';
 
 /**
  * Sends a heartbeat with this thread's memory every `everyMs` until the returned function is
@@ -8,7 +9,8 @@ import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.j
  * the host calls unresponsive. The memory is this isolate's own (a worker's
  * `process.memoryUsage()` counts its heap and external memory apart from other threads),
  * which is how Buffers, ArrayBuffers and WebAssembly memories that `resourceLimits` does not
- * cap become visible to the host.
+ * cap become visible to the host. V8 leaves some WebAssembly memories out of `external` (all of
+ * them from Node 26 on): the thread's census of them is added (see wasm-memories).
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
   const beat = () => send({ type: 'heartbeat', memory: readMemory() });
@@ -18,5 +20,5 @@ export function startHeartbeat(send: (message: WorkerControlMessage) => void, ev
 
 function readMemory(): MemoryReport {
   const { heapUsed, external, arrayBuffers } = process.memoryUsage();
-  return { heapUsed, external, arrayBuffers };
+  return { heapUsed, external: external + wasmBytesOutsideExternal(), arrayBuffers };
 }

@@ -21,6 +21,7 @@ import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { guardProcessKill } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
+import { watchWasmMemories } from './wasm-memories.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
@@ -31,7 +32,7 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the worker-thread ban, the process.kill guard, the env watch) are installed
+ * handling, the worker-thread ban, the process.kill guard, the env watch, the WebAssembly memory census) are installed
  * before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
@@ -48,6 +49,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
   const violate = (message: string) => reportToHost({ type: 'violation', message });
   banWorkerThreads(violate);
   guardProcessKill(violate);
+  watchWasmMemories();
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);

@@ -11,6 +11,13 @@ export interface AdmittedPackage {
   readonly manifest: ExecManifest;
 }
 
+/** Called, instead of throwing, with a package whose declarations are invalid; its tags are dropped. */
+export type OnInvalidPackage = (
+  pkg: ClaimedPackage,
+  errors: readonly PlurnkExecsError[],
+  names: readonly string[],
+) => void;
+
 /** One validated declaration and the package that owns it. */
 export interface OwnedDeclaration extends AdmittedPackage {
   readonly decl: RuntimeDecl;
@@ -27,27 +34,50 @@ export async function collectDeclarations(
   admitted: readonly AdmittedPackage[],
   env: NodeJS.ProcessEnv,
   hookTimeoutMs?: number,
+  onInvalid?: OnInvalidPackage,
 ): Promise<OwnedDeclaration[]> {
   const owned: OwnedDeclaration[] = [];
   for (const { pkg, manifest } of admitted) {
     const fromHook = manifest.runtimes === undefined;
-    const raw = fromHook
-      ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs)
-      : manifest.runtimes;
+    let raw: readonly unknown[] | undefined;
+    try {
+      raw = fromHook
+        ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs)
+        : manifest.runtimes;
+    } catch (error) {
+      if (onInvalid === undefined || !(error instanceof PlurnkExecsError)) throw error;
+      onInvalid(pkg, [error], []);
+      continue;
+    }
     const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
     const failures: PlurnkExecsError[] = [];
+    const valid: OwnedDeclaration[] = [];
     (raw ?? []).forEach((candidate, index) => {
       const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
       try {
-        owned.push({ pkg, manifest, decl: validateRuntimeDecl(candidate, { packageName: pkg.packageName, source }) });
+        valid.push({ pkg, manifest, decl: validateRuntimeDecl(candidate, { packageName: pkg.packageName, source }) });
       } catch (error) {
         failures.push(error as PlurnkExecsError);
       }
     });
+    if (failures.length > 0 && onInvalid !== undefined) {
+      onInvalid(pkg, failures, declaredNames(raw ?? []));
+      continue;
+    }
     throwAll(failures);
+    owned.push(...valid);
   }
   assertNoCollisions(owned);
   return owned;
+}
+
+/** The `name` strings among raw declarations, valid or not: what policy can judge a broken package by. */
+export function declaredNames(raw: readonly unknown[]): string[] {
+  return raw.flatMap((item) =>
+    typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string'
+      ? [(item as { name: string }).name]
+      : [],
+  );
 }
 
 // Every bad runtime of a package is reported at once, so an author fixes them in one pass.

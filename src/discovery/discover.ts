@@ -1,7 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import { collectDeclarations, type AdmittedPackage, type OwnedDeclaration } from './collect-declarations.js';
+import type { InvalidPackage } from '../contracts/registry.js';
+import {
+  collectDeclarations,
+  declaredNames,
+  type AdmittedPackage,
+  type OwnedDeclaration,
+} from './collect-declarations.js';
 import { readDetails } from './details.js';
 import { readEnvDefaults, type EnvDefault } from './env-defaults.js';
 import { applyEnvFloors } from './env-floors.js';
@@ -22,6 +28,15 @@ export interface DiscoverOptions {
   env?: NodeJS.ProcessEnv;
   /** How long one `runtimesModule` hook may take (default 10 000 ms). */
   hookTimeoutMs?: number;
+  /** The only tags to register (policy still applies on top); default every installed tag. */
+  tags?: readonly string[];
+  /**
+   * What an invalid leaf package does: `'fail'` (default) throws `invalid-declaration`, as the
+   * specification makes a bad declaration a fail-hard contract violation; `'skip'` leaves the
+   * package out and reports it in `invalid`. A package whose every tag policy or `tags`
+   * excludes never fails discovery either way.
+   */
+  onInvalidLeaf?: 'fail' | 'skip';
 }
 
 // This package's own floors (PLURNK_EXECS_ERROR_DETAIL_LIMIT) sit beneath every leaf's.
@@ -38,27 +53,78 @@ const FRAMEWORK = { name: '@plurnk/plurnk-execs', dir: fileURLToPath(new URL('..
  */
 export async function discover(options: DiscoverOptions = {}): Promise<Discovery> {
   const supplied = options.env ?? process.env;
-  const claimed = await readClaims(options.packageDirs ?? (await scanInstalled(options.cwd ?? process.cwd())));
+  const searched: string[] = [];
+  const badClaims: { pkg: { packageName: string; packageDir: string }; error: PlurnkExecsError }[] = [];
+  const claimed = await readClaims(
+    options.packageDirs ?? (await scanInstalled(options.cwd ?? process.cwd(), searched)),
+    (packageDir, error) => badClaims.push({ pkg: { packageName: '(unnamed package)', packageDir }, error }),
+  );
+  if (options.packageDirs !== undefined) searched.push(...options.packageDirs);
   const trusted = claimed.filter((pkg) => isTrusted(pkg.packageName, supplied));
   const skipped = claimed.filter((pkg) => !trusted.includes(pkg)).map((pkg) => pkg.packageName);
-  const admitted: AdmittedPackage[] = trusted.map((pkg) => ({ pkg, manifest: validateExecManifest(pkg) }));
+  const admitted: AdmittedPackage[] = [];
+  const badManifests: { pkg: ClaimedPackage; error: PlurnkExecsError }[] = [];
+  for (const pkg of trusted) {
+    try {
+      admitted.push({ pkg, manifest: validateExecManifest(pkg) });
+    } catch (error) {
+      if (!(error instanceof PlurnkExecsError)) throw error;
+      badManifests.push({ pkg, error });
+    }
+  }
   const floors: EnvDefault[] = await readEnvDefaults(FRAMEWORK.dir, FRAMEWORK.name);
   for (const { pkg } of admitted) floors.push(...(await readEnvDefaults(pkg.packageDir, pkg.packageName)));
   const { env, envDefaults } = applyEnvFloors(supplied, floors);
-  const declared = await collectDeclarations(admitted, env, options.hookTimeoutMs);
+  const serves = (tag: string) =>
+    Policy.isEnabled(tag, env) && (options.tags === undefined || options.tags.includes(tag));
+  const invalid: InvalidPackage[] = [];
+  const reject = (
+    pkg: { packageName: string; packageDir: string },
+    errors: readonly PlurnkExecsError[],
+    names: readonly string[],
+  ) => {
+    const restricted = options.tags !== undefined || Object.keys(env).some((key) => /^plurnk_execs_only$/i.test(key));
+    const excluded = !names.some(serves) && (names.length > 0 || restricted);
+    if (!excluded && options.onInvalidLeaf !== 'skip') throw combine(errors);
+    invalid.push(
+      Object.freeze({
+        packageName: pkg.packageName,
+        packageDir: pkg.packageDir,
+        errors: Object.freeze(errors.map((error) => error.message)),
+        excluded,
+      }),
+    );
+  };
+  for (const { pkg, error } of badClaims) reject(pkg, [error], []);
+  for (const { pkg, error } of badManifests) reject(pkg, [error], rawNames(pkg));
+  const declared = await collectDeclarations(admitted, env, options.hookTimeoutMs, reject);
 
   const registry = new Map<string, RegistryEntry>();
   const packageAttributions = new Map<string, readonly string[] | null>();
   const disabled: string[] = [];
-  const entryUrls = new Map<ClaimedPackage, string>();
+  const entryUrls = new Map<ClaimedPackage, string | undefined>();
+  for (const { pkg } of declared) {
+    if (entryUrls.has(pkg)) continue;
+    try {
+      entryUrls.set(pkg, resolveEntry(pkg));
+    } catch (error) {
+      if (!(error instanceof PlurnkExecsError)) throw error;
+      entryUrls.set(pkg, undefined);
+      reject(
+        pkg,
+        [error],
+        declared.filter((owned) => owned.pkg === pkg).map((owned) => owned.decl.name),
+      );
+    }
+  }
   for (const owned of declared) {
+    const entryUrl = entryUrls.get(owned.pkg);
+    if (entryUrl === undefined) continue;
     const tag = owned.decl.name;
-    if (!Policy.isEnabled(tag, env)) {
+    if (!serves(tag)) {
       disabled.push(tag);
       continue;
     }
-    const entryUrl = entryUrls.get(owned.pkg) ?? resolveEntry(owned.pkg);
-    entryUrls.set(owned.pkg, entryUrl);
     registry.set(tag, await buildEntry(owned, entryUrl));
     if (!packageAttributions.has(owned.pkg.packageName))
       packageAttributions.set(owned.pkg.packageName, owned.manifest.attribution);
@@ -66,15 +132,31 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   return Object.freeze({
     registry,
     packageAttributions,
+    searched: Object.freeze(searched),
     skipped: Object.freeze([...new Set(skipped)].sort()),
     disabled: Object.freeze(disabled.sort()),
+    invalid: Object.freeze(invalid),
     env,
     envDefaults,
   });
 }
 
-async function scanInstalled(cwd: string): Promise<string[]> {
+/** The declared tag names of a package whose manifest is invalid, as far as they can be read. */
+function rawNames(pkg: ClaimedPackage): string[] {
+  const runtimes = (pkg.plurnk as { runtimes?: unknown } | null)?.runtimes;
+  return Array.isArray(runtimes) ? declaredNames(runtimes) : [];
+}
+
+function combine(errors: readonly PlurnkExecsError[]): PlurnkExecsError {
+  if (errors.length === 1) return errors[0]!;
+  return new PlurnkExecsError('invalid-declaration', errors.map((error) => error.message).join('\n\n'), {
+    cause: new AggregateError(errors),
+  });
+}
+
+async function scanInstalled(cwd: string, searched: string[]): Promise<string[]> {
   const nodeModules = await findNodeModules(cwd);
+  if (nodeModules !== undefined) searched.push(nodeModules);
   return nodeModules === undefined ? [] : listPackageDirs(nodeModules);
 }
 
@@ -83,11 +165,19 @@ async function scanInstalled(cwd: string): Promise<string[]> {
  * concurrently; the first failure in `dirs` order is the one reported, so boots fail the same
  * way every time.
  */
-async function readClaims(dirs: readonly string[]): Promise<ClaimedPackage[]> {
+async function readClaims(
+  dirs: readonly string[],
+  onInvalid: (dir: string, error: PlurnkExecsError) => void,
+): Promise<ClaimedPackage[]> {
   const outcomes = await Promise.allSettled(dirs.map((dir) => readClaimedPackage(dir)));
   const claims: ClaimedPackage[] = [];
-  for (const outcome of outcomes) {
-    if (outcome.status === 'rejected') throw outcome.reason;
+  for (const [index, outcome] of outcomes.entries()) {
+    if (outcome.status === 'rejected') {
+      // A claim without a usable name is judged with the others once policy is known.
+      if (!(outcome.reason instanceof PlurnkExecsError)) throw outcome.reason;
+      onInvalid(dirs[index]!, outcome.reason);
+      continue;
+    }
     const pkg = outcome.value;
     if (pkg !== undefined && !claims.some((c) => c.packageDir === pkg.packageDir)) claims.push(pkg);
   }

@@ -35,6 +35,8 @@ export const HostOptionsSchema: v.GenericSchema<HostOptions> = v.strictObject({
     ]),
   ),
   onProbe: v.optional(v.function()),
+  tags: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))),
+  onInvalidLeaf: v.optional(v.picklist(['fail', 'skip'])),
   hookTimeoutMs: v.optional(PositiveMs),
   breaker: v.optional(
     v.strictObject({

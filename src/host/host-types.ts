@@ -25,6 +25,16 @@ export interface HostOptions {
   recycle?: RecyclePolicy;
   /** Called once per tag as its boot verdict arrives (progress for long boots); a throw is ignored. */
   onProbe?: (tag: string, availability: Availability) => void;
+  /** The only tags this host serves (policy still applies on top). Default: every installed tag. */
+  tags?: string[];
+  /**
+   * What an invalid leaf package does to the boot. `'fail'` (default) rejects with
+   * `invalid-declaration`, as the specification makes a bad declaration a fail-hard contract
+   * violation, so the author sees it at once; `'skip'` boots with the valid leaves and lists
+   * the bad package with every error in `host.discovery.invalid`. A package whose every tag is
+   * excluded by policy or `tags` never fails the boot.
+   */
+  onInvalidLeaf?: 'fail' | 'skip';
   /** How long one package's `runtimesModule` hook may take during discovery. Default 10 000. */
   hookTimeoutMs?: number;
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */

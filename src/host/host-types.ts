@@ -53,7 +53,7 @@ export interface HostOptions {
     consoleBytes?: number;
     /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
     graceMs?: number;
-    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 1000. */
+    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 250. */
     heartbeatMs?: number;
     /** Silence after which a running thread is `executor-unresponsive` and terminated. Default 30 000. */
     unresponsiveMs?: number;

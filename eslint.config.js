@@ -27,7 +27,7 @@ function wall(files, folders, extra = []) {
 }
 
 const RUNTIME_LIBRARIES = {
-  group: ['node:*', 'piscina', 'comlink', 'p-timeout'],
+  group: ['node:*', 'piscina', 'p-timeout'],
   message: 'src/contracts holds types, schemas and the wire protocol only: no runtime modules.',
 };
 

@@ -2,7 +2,12 @@
  * `@plurnk/plurnk-execs`: what an executor leaf imports. The isolating consumer lives at
  * `@plurnk/plurnk-execs/host`.
  */
-export { BaseExecutor, type ExecutorOptions } from './author/base-executor.js';
+export {
+  BaseExecutor,
+  type ExecutorManifest,
+  type ExecutorMetadata,
+  type ExecutorOptions,
+} from './author/base-executor.js';
 export { SubprocessExecutor } from './author/subprocess-executor.js';
 export { defaultBinary, defaultSpawnArgs } from './author/spawn-recipe.js';
 export { tokenizeArgv } from './author/tokenize-argv.js';
@@ -37,24 +42,34 @@ export {
   humaniseCode,
   problemCode,
   problemType,
+  PROBLEM_OWNER,
   PROBLEM_TYPE_BASE,
   type ProblemDetails,
 } from './contracts/problem.js';
 export {
   ExecResultSchema,
   SchemeResultSchema,
+  ScopeNormalizationsSchema,
+  type ScopeNormalization,
   validateResult,
   type ExecResult,
   type ResultValidation,
   type SchemeResult,
 } from './contracts/result.js';
-export { Results, type ResultFields } from './contracts/results.js';
-export { ErrorDetail, PLURNK_EXECS_ERROR_DETAIL_LIMIT, type ErrorDetailLimit } from './contracts/error-detail.js';
-export { renderJsonResult } from './contracts/render-json-result.js';
+export { Results, type ProblemExtensions, type ResultFields } from './contracts/results.js';
+export {
+  ErrorDetail,
+  ERROR_DETAIL_LIMIT,
+  PLURNK_EXECS_ERROR_DETAIL_LIMIT,
+  type ErrorDetailLimit,
+} from './contracts/error-detail.js';
+export { renderJsonResult, type JsonReplacer } from './contracts/render-json-result.js';
 export { isJsonValue, JsonValueSchema, type JsonValue } from './contracts/json.js';
 export {
   ClientInteractionRequestSchema,
   ClientInteractionResolutionSchema,
+  ContentOffsetSchema,
+  LogCoordinateSchema,
   NoticeSchema,
   type ClientInteractionRequest,
   type ClientInteractionResolution,
@@ -67,13 +82,14 @@ export {
   TargetKindSchema,
   type RuntimeDecl,
   type RuntimeInvocation,
+  type RuntimeTargetKind,
   type RuntimeToolRegistry,
   type TargetKind,
 } from './contracts/invocation.js';
 export { checkInvocationBuckets, type BucketCode, type BucketViolation } from './contracts/invocation-buckets.js';
 export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './runtime/abort-reason.js';
 export { liveGroupMembers, signalGroup, type SignalSpec } from './runtime/process-group.js';
-export type { Discovery, RegistryEntry } from './contracts/registry.js';
+export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from './contracts/registry.js';
 
 export { discover, type DiscoverOptions } from './discovery/discover.js';
 export { Policy } from './discovery/policy.js';
@@ -84,7 +100,7 @@ export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from '
 export { InvocationRulesSchema, normalizeInvocation } from './discovery/invocation-rules.js';
 export { ExecManifestSchema } from './discovery/validate-manifest.js';
 export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './discovery/env-defaults.js';
-export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './discovery/runtimes-hook.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHook, type RuntimesHookContext } from './discovery/runtimes-hook.js';
 export {
   ToolRegistrySchema,
   ToolSchema,

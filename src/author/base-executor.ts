@@ -9,6 +9,20 @@ export interface ExecutorOptions {
   runtime: string;
   glyph: string;
 }
+/** The same constructor argument under its 1.x name. */
+export type ExecutorMetadata = ExecutorOptions;
+
+/**
+ * The output-scheme manifest an executor derives from its declaration (1.x
+ * `BaseExecutor#manifest`): the tag as the scheme name, its glyph, each channel's mimetype,
+ * and the default channel (`""` when none is declared).
+ */
+export interface ExecutorManifest {
+  readonly name: string;
+  readonly glyph: string;
+  readonly channels: Readonly<Record<string, string>>;
+  readonly defaultChannel: string;
+}
 
 /**
  * Base of every executor leaf (§executor-contract). The framework constructs one instance per
@@ -29,11 +43,16 @@ export abstract class BaseExecutor {
   /** Every channel this executor may write, in order; the first is the default channel. */
   abstract get channels(): Readonly<Record<string, ChannelDecl>>;
 
-  /** The fragmentless READ channel: the first declared channel. */
+  /** The fragmentless READ channel: the first declared channel, or `""` when none is declared (as 1.x). */
   get defaultChannel(): string {
-    const first = Object.keys(this.channels)[0];
-    if (first === undefined) throw new TypeError(`executor ${this.runtime} declares no channels`);
-    return first;
+    return Object.keys(this.channels)[0] ?? '';
+  }
+
+  /** The derived output-scheme manifest: `{ name, glyph, channels: name ⇒ mimetype, defaultChannel }`. */
+  get manifest(): ExecutorManifest {
+    const channels: Record<string, string> = {};
+    for (const [name, decl] of Object.entries(this.channels)) channels[name] = decl.mimetype;
+    return { name: this.runtime, glyph: this.glyph, channels, defaultChannel: this.defaultChannel };
   }
 
   /** Runs one EXEC. Expected failures resolve as failure results; they do not throw. */

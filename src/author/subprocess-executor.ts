@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { constants } from 'node:os';
 import type { ChannelDecl } from '../contracts/channels.js';
 import type { Effect, RuntimeAvailability } from '../contracts/effect.js';
 import type { ExecArgs, SpawnArgs } from '../contracts/exec-args.js';
@@ -12,7 +11,7 @@ import { BaseExecutor } from './base-executor.js';
 import { cancelGroup } from './cancel-group.js';
 import { probeBinary } from './probe-binary.js';
 import { reportProcessGroup } from './process-groups.js';
-import { defaultBinary, defaultSpawnArgs } from './spawn-recipe.js';
+import { defaultSpawnArgs } from './spawn-recipe.js';
 
 const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
   stdout: Object.freeze({ mimetype: 'text/stream' }),
@@ -22,29 +21,36 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
 /** How long stdout/stderr may stay open after the leader exited (a background grandchild holds them). */
 const DRAIN_AFTER_EXIT_MS = 200;
 
-const NONZERO_RECOVERY = 'Inspect both stdout and stderr: either may hold the diagnostic.';
+/** Owner of every Problem this class mints, as in 1.x. */
+const OWNER = 'executor:subprocess';
+
+const NONZERO_RECOVERY = 'Inspect the stdout and stderr channels.';
 
 /**
  * Concrete base for command runtimes (§executor-subprocess). Declares `stdout` then `stderr`
  * as `text/stream`, spawns each run in its own process group, streams output through `write`,
- * and maps exit status and cancellation to results. A leaf normally overrides only `binary`
- * and `spawnArgs`.
+ * and maps exit status and cancellation to results (owner `executor:subprocess`). A leaf
+ * normally overrides only the protected `binary` and `spawnArgs`, as 1.x leaves do.
  */
 export class SubprocessExecutor extends BaseExecutor {
   get channels(): Readonly<Record<string, ChannelDecl>> {
     return CHANNELS;
   }
 
-  /** The binary whose presence decides availability. Default: the tag's own (`python` ⇒ `python3`). */
-  get binary(): string {
-    return defaultBinary(this.runtime);
+  /**
+   * The binary whose `--version` decides availability, or `null` (the default, as in 1.x):
+   * nothing to check, always available. A leaf that names an external interpreter overrides it.
+   */
+  protected get binary(): string | null {
+    return null;
   }
 
   /**
-   * The spawn recipe for one run. May throw `CommandSyntaxError`, which becomes a 400
-   * `invalid-command` result; any other throw is a contract violation left to the consumer.
+   * The spawn recipe for one run. Default: the 1.x routing ({@link defaultSpawnArgs}). May
+   * throw `CommandSyntaxError`, which becomes a 400 `invalid-command` result carrying the
+   * error's own recovery; any other throw is a contract violation left to the consumer.
    */
-  spawnArgs(runtime: string, body: string, target: string | null): SpawnArgs {
+  protected spawnArgs(runtime: string, body: string, target: string | null): SpawnArgs {
     return defaultSpawnArgs(runtime, body, target);
   }
 
@@ -56,49 +62,71 @@ export class SubprocessExecutor extends BaseExecutor {
     return probeBinary(this.binary, signal);
   }
 
+  /**
+   * Runs one EXEC in 1.x's order: the detail limit, then the recipe, then a pre-abort, then
+   * the working directory, then the spawn.
+   */
   async run(args: ExecArgs): Promise<ExecResult> {
-    const owner = this.runtime;
-    if (args.signal.aborted) {
-      return fail(args, Results.failure(owner, 'cancelled', 499, 'cancelled before the process was started'));
-    }
-    const limit = ErrorDetail.resolve(owner);
-    if (!limit.ok) return fail(args, limit.result);
+    const { runtime } = args;
+    const limit = ErrorDetail.configuredLimit();
+    if (limit === null) return fail(args, ErrorDetail.invalidConfiguration(OWNER));
     let recipe: SpawnArgs;
     try {
-      recipe = this.spawnArgs(args.runtime, args.body, args.target);
+      recipe = this.spawnArgs(runtime, args.body, args.target);
     } catch (error) {
       if (!isPlurnkExecsError(error, 'invalid-command')) throw error;
+      const recovery = (error as { recovery?: unknown }).recovery;
       return fail(
         args,
         Results.failure(
-          owner,
+          OWNER,
           'invalid-command',
           400,
-          ErrorDetail.preview(error.message, limit.limit),
+          `Could not parse the '${runtime}' command: ${ErrorDetail.preview(error, limit)}.`,
           { exitCode: -1 },
           {
-            recovery: 'Fix the quoting of the command line: close every quote and do not end it with a backslash.',
+            runtime,
+            stage: 'input-validation',
+            ...(typeof recovery === 'string' ? { recovery } : {}),
+            retryable: false,
           },
         ),
       );
+    }
+    if (args.signal.aborted) {
+      return fail(args, cancelled(runtime, `Execution of '${runtime}' was cancelled before it started.`, -1));
     }
     if (args.cwd !== null && !isDirectory(args.cwd)) {
       return fail(
         args,
         Results.failure(
-          owner,
+          OWNER,
           'spawn-failed',
           500,
-          `working directory ${ErrorDetail.preview(args.cwd, limit.limit)} does not exist or is not a directory`,
+          `Could not start '${runtime}': working directory ${ErrorDetail.preview(args.cwd, limit)} does not exist or is not a directory.`,
+          { exitCode: -1 },
+          { runtime, stage: 'spawn', errorCode: 'ENOENT', retryable: false },
         ),
       );
     }
-    return runProcess(owner, recipe, args, limit.limit);
+    return runProcess(recipe, args, limit);
   }
 }
 
+/** The 499 `cancelled` failure. */
+function cancelled(runtime: string, detail: string, exitCode: number): ExecResult {
+  return Results.failure(
+    OWNER,
+    'cancelled',
+    499,
+    detail,
+    { exitCode },
+    { runtime, stage: 'execution', retryable: false },
+  );
+}
+
 /** Spawns the recipe, streams its output, and settles once the process group leader is done. */
-function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: number): Promise<ExecResult> {
+function runProcess(recipe: SpawnArgs, args: ExecArgs, limit: number): Promise<ExecResult> {
   return new Promise((resolve) => {
     const child = spawn(recipe.cmd, recipe.args, {
       cwd: args.cwd ?? undefined,
@@ -139,19 +167,23 @@ function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: num
       resolve(result);
     };
 
-    child.on('error', (error) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
       if (pgid !== undefined) return; // errors after a successful spawn surface through 'close'
       settle(
         fail(
           args,
           Results.failure(
-            owner,
+            OWNER,
             'spawn-failed',
             500,
-            `could not start ${recipe.cmd}: ${ErrorDetail.preview(error.message, limit)}`,
-            {},
+            `Could not start '${args.runtime}': ${ErrorDetail.preview(error, limit)}`,
+            { exitCode: -1 },
             {
+              runtime: args.runtime,
+              stage: 'spawn',
+              errorCode: error.code,
               recovery: `Check that ${recipe.cmd} is installed and on PATH.`,
+              retryable: false,
             },
           ),
         ),
@@ -164,48 +196,39 @@ function runProcess(owner: string, recipe: SpawnArgs, args: ExecArgs, limit: num
         stderr.destroy();
       }, DRAIN_AFTER_EXIT_MS).unref();
     });
-    child.on('close', (code, signal) => settle(finish(owner, recipe, args, code, signal)));
+    child.on('close', (code, signal) => settle(finish(args, code, signal)));
   });
 }
 
-/** Maps how the leader ended to a result and closes the channels to match. */
-function finish(
-  owner: string,
-  recipe: SpawnArgs,
-  args: ExecArgs,
-  code: number | null,
-  signal: NodeJS.Signals | null,
-): ExecResult {
-  const exitCode = code ?? 128 + (signal ? constants.signals[signal] : 0);
-  if (args.signal.aborted) {
-    return fail(
-      args,
-      Results.failure(owner, 'cancelled', 499, `cancelled; ${recipe.cmd} ${describeEnd(code, signal)}`, { exitCode }),
-    );
-  }
+/** Maps how the leader ended to a result and closes the channels to match (1.x texts). */
+function finish(args: ExecArgs, code: number | null, signal: NodeJS.Signals | null): ExecResult {
+  const { runtime } = args;
+  const exitCode = code ?? -1;
+  if (args.signal.aborted) return fail(args, cancelled(runtime, `Execution of '${runtime}' was cancelled.`, exitCode));
   if (code === 0) {
     args.setState('stdout', 'closed');
     args.setState('stderr', 'closed');
-    return Results.success(200, { exitCode: 0 });
+    return { status: 200, exitCode: 0 };
   }
+  // 1.x says "exited with code -1" for a leader killed by a signal; naming the signal says more.
+  const ended = code === null && signal ? `was terminated by ${signal}` : `exited with code ${exitCode}`;
   return fail(
     args,
     Results.failure(
-      owner,
+      OWNER,
       'nonzero-exit',
       500,
-      `${recipe.cmd} ${describeEnd(code, signal)}`,
+      `'${runtime}' ${ended}.`,
       { exitCode },
       {
+        runtime,
+        stage: 'execution',
         recovery: NONZERO_RECOVERY,
-        ...(signal ? { signal } : {}),
+        ...(code === null && signal ? { signal } : {}),
+        retryable: false,
       },
     ),
   );
-}
-
-function describeEnd(code: number | null, signal: NodeJS.Signals | null): string {
-  return signal ? `was terminated by ${signal}` : `exited with code ${code}`;
 }
 
 /** Marks both channels errored and passes the failure through. */

@@ -7,7 +7,7 @@ import { discover } from '../discovery/discover.js';
 export const BENCH_FIXTURES = fileURLToPath(new URL('../../fixtures/bench', import.meta.url));
 
 /** The fields a thread needs to load a tag's executor. */
-export type LeafEntry = Pick<RegistryEntry, 'tag' | 'glyph' | 'entryUrl' | 'packageName'>;
+export type LeafEntry = { tag: string } & Pick<RegistryEntry, 'glyph' | 'entryUrl' | 'packageName'>;
 
 /**
  * Discovers the benchmark fixture packages named (`exec-noop`, `exec-streams`,
@@ -32,8 +32,8 @@ export async function discoverLeaves(cwd: string): Promise<{ discovery: Discover
 
 /** A registry's entries as the plain fields a child process or thread needs. */
 export function leafEntries(discovery: Discovery): LeafEntry[] {
-  return [...discovery.registry.values()].map(({ tag, glyph, entryUrl, packageName }) => ({
-    tag,
+  return [...discovery.registry.values()].map(({ runtime, glyph, entryUrl, packageName }) => ({
+    tag: runtime,
     glyph,
     entryUrl,
     packageName,

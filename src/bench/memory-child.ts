@@ -59,7 +59,7 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
 function withCopies(discovery: Discovery, count: number): Discovery {
   const entry = discovery.registry.get('noop')!;
   const registry = new Map<string, RegistryEntry>();
-  for (let i = 1; i <= count; i++) registry.set(`noop-${i}`, { ...entry, tag: `noop-${i}` });
+  for (let i = 1; i <= count; i++) registry.set(`noop-${i}`, { ...entry, runtime: `noop-${i}` });
   return { ...discovery, registry };
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
+import { DEFAULT_LOAD_TIMEOUT_MS } from '../host/host-options.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
@@ -17,6 +18,8 @@ export interface CheckOptions {
   graceMs?: number;
   /** How long a probe, and the package's runtimes hook, may take (ms). Default 3000. */
   probeTimeoutMs?: number;
+  /** How long a thread may take to load the leaf (import and constructor) (ms). Default 15 000. */
+  loadTimeoutMs?: number;
 }
 
 /**
@@ -43,11 +46,17 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const tags =
     manifest.discovery === undefined
       ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
-      : await checkRuntimes(manifest.discovery, { timeoutMs, graceMs, probeTimeoutMs });
+      : await checkRuntimes(manifest.discovery, {
+          timeoutMs,
+          graceMs,
+          probeTimeoutMs,
+          loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
+        });
   const discovery = {
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
     error: manifest.error ?? null,
     disabledByDefault: [...manifest.disabledByDefault],
+    notices: (manifest.discovery?.notices ?? []).map((notice) => notice.message),
   };
   return {
     schema: 'plurnk-execs/check@1',
@@ -67,6 +76,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
 async function checkRuntimes(discovery: Discovery, options: Required<CheckOptions>): Promise<TagCheck[]> {
   const host = await bootHost(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
+    loadTimeoutMs: options.loadTimeoutMs,
     recycle: { afterRuns: 2 },
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },
@@ -94,14 +104,20 @@ async function checkRuntimes(discovery: Discovery, options: Required<CheckOption
 }
 
 async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeContext): Promise<TagCheck> {
-  const verdict = host.availability(entry.tag)!;
+  const verdict = host.availability(entry.runtime)!;
   const probe = judgeProbe(verdict);
   if (probe.verdict !== 'pass') {
     const why = probe.verdict === 'fail' ? 'the probe failed' : `unavailable here: ${verdict.detail ?? 'no detail'}`;
-    return summarize({ ...unchecked({ tag: entry.tag, errors: [] }, why), probe });
+    return summarize({ ...unchecked({ tag: entry.runtime, errors: [] }, why), probe });
   }
   const judged = await checkExample(entry, context);
-  return summarize({ tag: entry.tag, verdict: 'pass', manifest: { verdict: 'pass', errors: [] }, probe, ...judged });
+  return summarize({
+    tag: entry.runtime,
+    verdict: 'pass',
+    manifest: { verdict: 'pass', errors: [] },
+    probe,
+    ...judged,
+  });
 }
 
 // Leaf-owned unavailability ("ruby not on PATH") is information; a probe the host had to

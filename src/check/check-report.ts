@@ -51,7 +51,8 @@ export interface CheckReport {
   package: { dir: string; name: string | null };
   /** True only when discovery passed, at least one tag was declared, and no tag failed. */
   clean: boolean;
-  discovery: { verdict: Verdict; error: string | null; disabledByDefault: string[] };
+  /** `notices`: what discovery read on the author's behalf (a manifest in the ≤1.5 shape); not a failure. */
+  discovery: { verdict: Verdict; error: string | null; disabledByDefault: string[]; notices: string[] };
   tags: TagCheck[];
 }
 

@@ -42,7 +42,7 @@ export async function checkExample(
     };
   }
   const example = { body: declared.body ?? '', target: declared.target ?? null };
-  const run = (abort = false) => runMarked(context.host, entry.tag, example, context, abort);
+  const run = (abort = false) => runMarked(context.host, entry.runtime, example, context, abort);
   const first = await run();
   // A second run in the first run's thread, then a first run in a fresh thread. When the
   // example failed there is no answer to compare, so the state check is skipped.

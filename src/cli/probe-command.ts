@@ -65,9 +65,9 @@ export const probeCommand: Command = {
     await host.close();
 
     const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
-      const verdict = verdicts.get(entry.tag);
+      const verdict = verdicts.get(entry.runtime);
       return {
-        tag: entry.tag,
+        tag: entry.runtime,
         package: entry.packageName,
         available: verdict?.available ?? false,
         detail: verdict?.detail ?? null,
@@ -96,7 +96,7 @@ export const probeCommand: Command = {
 function renderProbeTable(
   rows: ProbeRow[],
   bootMs: number,
-  { disabled, skipped, invalid, searched }: Discovery,
+  { disabled, skipped, invalid = [], searched = [] }: Discovery,
 ): string {
   const body = rows.map((row) => [
     row.tag,

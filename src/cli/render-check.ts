@@ -26,6 +26,7 @@ export function renderCheck(report: CheckReport): string {
   if (report.discovery.error !== null) text += `discovery FAILED:\n${indent(report.discovery.error)}\n`;
   if (report.discovery.disabledByDefault.length > 0)
     text += `disabled by the package's .env.defaults, checked anyway: ${report.discovery.disabledByDefault.join(', ')}\n`;
+  for (const notice of report.discovery.notices) text += `notice: ${notice}\n`;
   if (report.tags.length === 0) return `${text}no runtime tags declared\nNOT CLEAN\n`;
   const header = ['TAG', 'MANIFEST', 'PROBE', 'EXAMPLE', ...CONTRACT_CHECKS.map((name) => HEADERS[name]), 'VERDICT'];
   text += formatTable(header, report.tags.map(row));

@@ -11,12 +11,15 @@ schemaAgrees<SameType<v.InferOutput<typeof effectSchema>, Effect>>();
 /** Schema of {@link Effect}. */
 export const EffectSchema: v.GenericSchema<Effect> = effectSchema;
 
-/** Availability verdict of one runtime tag (§executor-probe). `detail` is terse and actionable. */
+/**
+ * Availability verdict of one runtime tag (§executor-probe). `detail` is terse and actionable.
+ * Other fields are accepted and dropped, as 1.x's consumer read only these two.
+ */
 export interface RuntimeAvailability {
   available: boolean;
   detail?: string;
 }
-const runtimeAvailabilitySchema = v.strictObject({
+const runtimeAvailabilitySchema = v.object({
   available: v.boolean(),
   detail: v.optional(v.string()),
 });

@@ -19,7 +19,8 @@ export type PlurnkExecsErrorCode =
   | 'invalid-request'
   | 'runtime-unavailable'
   | 'effect-failed'
-  | 'forbidden';
+  | 'forbidden'
+  | 'invalid-result';
 
 /** Base class of every error this package throws on purpose. */
 export class PlurnkExecsError extends Error {
@@ -34,14 +35,22 @@ export class PlurnkExecsError extends Error {
 }
 
 /**
- * Thrown by `tokenizeArgv` (and by spawn recipes that call it) when a command line cannot be
- * split into words: an unterminated quote or a trailing backslash. `SubprocessExecutor` turns
- * it into a 400 `invalid-command` result.
+ * Thrown by `tokenizeArgv` (and by spawn recipes) when a command line cannot be turned into a
+ * process: an unterminated quote, a trailing backslash, a leaf's own refusal (shell syntax in
+ * a git body). `SubprocessExecutor` turns it into a 400 `invalid-command` result whose
+ * `recovery` extension is this error's `recovery` — the thrower's advice, never replaced.
+ * As in 1.x the second argument is the recovery; `{ cause }` options may come second or third.
  */
 export class CommandSyntaxError extends PlurnkExecsError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super('invalid-command', message, options);
+  /** How to fix the command, or `null` when the thrower gave no advice. */
+  readonly recovery: string | null;
+
+  constructor(message: string, recovery?: string | null | { cause?: unknown }, options?: { cause?: unknown }) {
+    const advice = typeof recovery === 'string' ? recovery : null;
+    const opts = typeof recovery === 'object' && recovery !== null ? recovery : options;
+    super('invalid-command', message, opts);
     this.name = 'CommandSyntaxError';
+    this.recovery = advice;
   }
 }
 

@@ -16,6 +16,13 @@ export interface EntryOptions {
 export interface ExecArgs {
   runtime: string;
   body: string;
+  /**
+   * The body under its early-1.x (0.4.x) name: the host passes the same text in both, so a
+   * leaf that reads `args.command` runs unchanged. New code reads `body`.
+   *
+   * @deprecated Read `body`.
+   */
+  command?: string;
   cwd: string | null;
   target: string | null;
   /** Exact child environment when supplied; a subprocess uses it verbatim. */
@@ -32,6 +39,7 @@ export interface ExecArgs {
 export const ExecArgsSchema: v.GenericSchema<unknown, ExecArgsFields> = v.strictObject({
   runtime: v.string(),
   body: v.string(),
+  command: v.optional(v.string()),
   cwd: v.nullable(v.string()),
   target: v.nullable(v.string()),
   env: v.optional(v.record(v.string(), v.optional(v.string()))),

@@ -7,7 +7,7 @@ import * as v from 'valibot';
 const OneLine = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.regex(/^[^\r\n]*$/, 'must be one line'));
 
 /** How a consumer realizes an authored target. */
-export const targetKindShape = v.picklist(['literal', 'path', 'resource']);
+export const targetKindShape = v.picklist(['literal', 'path', 'resource', 'script']);
 
 /** The body bucket of an invocation. */
 export const bodyDeclShape = v.strictObject({

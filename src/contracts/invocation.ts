@@ -11,8 +11,14 @@ import {
 } from './invocation-shape.js';
 import { schemaAgrees, type SameType } from './same-type.js';
 
-/** How a consumer realizes an authored target (§executor-invocation). */
-export type TargetKind = 'literal' | 'path' | 'resource';
+/**
+ * How a consumer realizes an authored target (§executor-invocation). `script` (the later 1.x
+ * kind: "script; never a command or a directory") is a program file the executor runs: a
+ * local or `file://` path, never a directory (docs/host.md).
+ */
+export type TargetKind = 'literal' | 'path' | 'resource' | 'script';
+/** 1.x's name for {@link TargetKind}. */
+export type RuntimeTargetKind = TargetKind;
 schemaAgrees<SameType<v.InferOutput<typeof targetKindShape>, TargetKind>>();
 /** Schema of {@link TargetKind}. */
 export const TargetKindSchema: v.GenericSchema<TargetKind> = targetKindShape;

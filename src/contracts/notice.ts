@@ -1,60 +1,118 @@
 import * as v from 'valibot';
-import { JsonValueSchema, type JsonValue } from './json.js';
+import { isJsonValue, JsonValueSchema, type JsonValue } from './json.js';
 import { schemaAgrees, type SameType } from './same-type.js';
 
 // The runtime-neutral Notice and interaction types belong to @plurnk/plurnk-contracts, which
-// is not published where this package is built; these are their shapes as this package
+// is not published where this package is built; these are its 1.x shapes as this package
 // enforces them at the thread boundary, and will become re-exports when it is.
 
-/** A transient, nonterminal observation published through `emit` (progress, a log line). */
-export interface Notice {
-  kind: 'progress' | 'info' | 'warning';
-  message: string;
-  /** Fraction done, 0–1, for `progress`. */
-  progress?: number;
-  data?: JsonValue;
+/** A position in authored content: line from 1, column from 0. */
+export interface ContentOffset {
+  type: 'content-offset';
+  line: number;
+  column: number;
 }
+const contentOffsetSchema = v.strictObject({
+  type: v.literal('content-offset'),
+  line: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  column: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 
+schemaAgrees<SameType<v.InferOutput<typeof contentOffsetSchema>, ContentOffset>>();
+/** Schema of {@link ContentOffset}. */
+export const ContentOffsetSchema: v.GenericSchema<ContentOffset> = contentOffsetSchema;
+
+/** A position in the log: a coordinate and, optionally, the operation there. */
+export interface LogCoordinate {
+  type: 'log-coordinate';
+  coordinate: string;
+  op?: string;
+}
+const logCoordinateSchema = v.strictObject({
+  type: v.literal('log-coordinate'),
+  coordinate: v.string(),
+  op: v.optional(v.string()),
+});
+
+schemaAgrees<SameType<v.InferOutput<typeof logCoordinateSchema>, LogCoordinate>>();
+/** Schema of {@link LogCoordinate}. */
+export const LogCoordinateSchema: v.GenericSchema<LogCoordinate> = logCoordinateSchema;
+
+/**
+ * A transient, nonterminal observation published through `emit` (1.x `Notice`): who noticed
+ * (`source`, such as `search` or `executor:jq`), what kind of thing, how loud, and optionally
+ * a message and a position. Never operation-failure truth.
+ */
+export interface Notice {
+  /** Who noticed: `[a-z]+(:[a-z][a-z0-9-]*)?`, such as `search` or `executor:jq`. */
+  source: string;
+  kind: string;
+  level: 'error' | 'warn' | 'info';
+  message?: string | null;
+  position?: ContentOffset | LogCoordinate | null;
+}
 const noticeSchema = v.strictObject({
-  kind: v.picklist(['progress', 'info', 'warning']),
-  message: v.string(),
-  /** Fraction done, 0–1, for `progress`. */
-  progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
-  data: v.optional(JsonValueSchema),
+  source: v.pipe(v.string(), v.regex(/^[a-z]+(:[a-z][a-z0-9-]*)?$/, 'source must match [a-z]+(:[a-z][a-z0-9-]*)?')),
+  kind: v.pipe(v.string(), v.nonEmpty('kind must not be empty')),
+  level: v.picklist(['error', 'warn', 'info']),
+  message: v.optional(v.nullable(v.string())),
+  position: v.optional(v.nullable(v.union([contentOffsetSchema, logCoordinateSchema]))),
 });
 schemaAgrees<SameType<v.InferOutput<typeof noticeSchema>, Notice>>();
 /** Schema of {@link Notice}. */
 export const NoticeSchema: v.GenericSchema<Notice> = noticeSchema;
 
-/** One client interaction an executor awaits through `interact` (§executor-interaction-sink). */
-export interface ClientInteractionRequest {
-  /** What is asked: `confirm`, `choose`, `input`, or an executor-owned kind. */
-  kind: string;
-  prompt: string;
-  payload?: JsonValue;
-}
+/** A plain JSON object (not an array, not null). */
+const JsonObjectSchema = v.custom<{ [key: string]: JsonValue }>(
+  (input) => typeof input === 'object' && input !== null && !Array.isArray(input) && isJsonValue(input),
+  'Expected a plain JSON object',
+);
 
+/**
+ * One client interaction an executor awaits through `interact` (§client-interaction-wire):
+ * the tool it concerns, its arguments, an optional message for the human, and the JSON
+ * Schema the answer's payload follows.
+ */
+export interface ClientInteractionRequest {
+  toolName: string;
+  arguments: { [key: string]: JsonValue };
+  message?: string;
+  /** The JSON Schema the answer's payload follows. */
+  responseSchema: { [key: string]: JsonValue };
+}
 const clientInteractionRequestSchema = v.strictObject({
-  /** What is asked: `confirm`, `choose`, `input`, or an executor-owned kind. */
-  kind: v.pipe(v.string(), v.nonEmpty()),
-  prompt: v.string(),
-  payload: v.optional(JsonValueSchema),
+  toolName: v.pipe(v.string(), v.nonEmpty('toolName must not be empty')),
+  arguments: JsonObjectSchema,
+  message: v.optional(v.pipe(v.string(), v.nonEmpty('message must not be empty'))),
+  responseSchema: JsonObjectSchema,
 });
+/** One client interaction an executor awaits through `interact`. */
 schemaAgrees<SameType<v.InferOutput<typeof clientInteractionRequestSchema>, ClientInteractionRequest>>();
 /** Schema of {@link ClientInteractionRequest}. */
 export const ClientInteractionRequestSchema: v.GenericSchema<ClientInteractionRequest> = clientInteractionRequestSchema;
 
-/** How the client answered an interaction; the executor owns the payload's meaning. */
-export interface ClientInteractionResolution {
-  outcome: 'accepted' | 'declined' | 'cancelled';
-  payload?: JsonValue;
-}
-
-const clientInteractionResolutionSchema = v.strictObject({
-  outcome: v.picklist(['accepted', 'declined', 'cancelled']),
-  payload: v.optional(JsonValueSchema),
-});
+/** How the client answered: `resolved` with an optional payload, or `cancelled`. */
+export type ClientInteractionResolution = { status: 'resolved'; payload?: JsonValue } | { status: 'cancelled' };
+const clientInteractionResolutionSchema = v.variant('status', [
+  v.strictObject({ status: v.literal('resolved'), payload: v.optional(JsonValueSchema) }),
+  v.strictObject({ status: v.literal('cancelled') }),
+]);
 schemaAgrees<SameType<v.InferOutput<typeof clientInteractionResolutionSchema>, ClientInteractionResolution>>();
 /** Schema of {@link ClientInteractionResolution}. */
 export const ClientInteractionResolutionSchema: v.GenericSchema<ClientInteractionResolution> =
   clientInteractionResolutionSchema;
+
+/**
+ * The bytes a notice counts against a run's notice budget: its message and its data as JSON
+ * (UTF-8). Both sides of the thread count the same way. Never throws: a value that cannot be
+ * measured counts as 0 here and is refused by the host's validation.
+ */
+export function measureNotice(notice: unknown): number {
+  try {
+    const { message, data } = notice as { message?: unknown; data?: unknown };
+    const text = typeof message === 'string' ? message : '';
+    return Buffer.byteLength(text, 'utf8') + (data === undefined ? 0 : Buffer.byteLength(JSON.stringify(data), 'utf8'));
+  } catch {
+    return 0;
+  }
+}

@@ -13,6 +13,11 @@ export interface WorkerBoot {
   readonly entryUrl: string;
   /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
   readonly limits?: WorkerLimits;
+  /**
+   * The leaf's own configuration keys in the thread's starting env: kept in `process.env`
+   * beneath a run's env, as 1.x leaves read them from `process.env` whatever the run's env is.
+   */
+  readonly ownedEnvKeys?: readonly string[];
 }
 
 /** What a thread enforces or reports on its own side (the host enforces its own copy too). */
@@ -23,6 +28,8 @@ export interface WorkerLimits {
   readonly outputBytes: number;
   /** How much `console.*` / stdout / stderr text the thread keeps for its report. */
   readonly consoleBytes: number;
+  /** Bytes of notices one run may emit (see `measureNotice`); later ones are dropped before they are posted. */
+  readonly noticeBytes?: number;
 }
 
 /** Defaults of {@link WorkerLimits}; the host's `limits` options default to the same values. */
@@ -82,6 +89,27 @@ export type TaskReply =
   | { readonly ok: true; readonly value: unknown; readonly threadId: number }
   | { readonly ok: false; readonly stage: FailureStage; readonly error: SerializedError; readonly threadId: number };
 
+const SerializedErrorSchema = v.object({
+  name: v.string(),
+  message: v.string(),
+  code: v.optional(v.string()),
+  stack: v.optional(v.string()),
+});
+
+/**
+ * Schema of {@link TaskReply}: what the host accepts as a task's answer. A thread's reply is
+ * hostile input like any message (a leaf can forge one on the port its reply goes out on).
+ */
+export const TaskReplySchema = v.variant('ok', [
+  v.object({ ok: v.literal(true), value: v.optional(v.unknown()), threadId: v.number() }),
+  v.object({
+    ok: v.literal(false),
+    stage: v.picklist(['load', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
+    error: SerializedErrorSchema,
+    threadId: v.number(),
+  }),
+]);
+
 /** What a probe task answers: the executor's declaration and its verdict, unvalidated. */
 export interface ProbeReport {
   readonly channels: unknown;
@@ -118,11 +146,12 @@ export type WorkerControlMessage =
   | { readonly type: 'fault'; readonly error: SerializedError };
 
 /**
- * The sinks the host exposes to a run over its sink port (comlink). Arguments arrive
- * unvalidated from the leaf; the host validates and records violations. `flush` resolves
- * once every call made before it has been applied: the worker awaits it before returning.
- * The worker sends `write`, `setState` and `emit` as {@link SinkCall} messages rather than
- * comlink calls (no answer, no call id); the methods stay for any caller that uses comlink.
+ * The sinks the host serves to a run over its sink port. Arguments arrive unvalidated from
+ * the leaf; the host validates and records violations. `flush` resolves once every call made
+ * before it has been applied: the worker awaits it before returning. `write`, `setState` and
+ * `emit` are fire-and-forget {@link SinkCall}s; `interact`, `entry` and `flush` are
+ * {@link SinkRequest}s the host answers with a {@link SinkAnswer}. Nothing else is served: the
+ * host looks a call's name up among these six and drops (and records) any other message.
  */
 export interface SinkApi {
   write(channel: unknown, chunk: unknown, mimetype?: unknown): void;
@@ -135,12 +164,25 @@ export interface SinkApi {
 
 /**
  * Worker ⇒ host on the sink port: one fire-and-forget `write`, `setState` or `emit` call as
- * the leaf made it, arguments unvalidated. Posted as a bare array, which comlink's listener
- * ignores (it answers only objects with a comlink message type); the comlink calls on the same
- * port (`interact`, `entry`, `flush`) keep their place in the leaf's order.
+ * the leaf made it, arguments unvalidated, posted as a bare array.
  */
 export type SinkCall =
   readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
+
+/**
+ * Worker ⇒ host on the sink port: a call that is answered, `[name, id, ...arguments]`. The
+ * host answers every one with a {@link SinkAnswer} carrying the same id, in arrival order
+ * after every message before it was applied.
+ */
+export type SinkRequest =
+  | readonly ['interact', number, unknown]
+  | readonly ['entry', number, unknown, unknown, unknown]
+  | readonly ['flush', number];
+
+/** Host ⇒ worker on the sink port: how a {@link SinkRequest} ended. */
+export type SinkAnswer =
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError };
 
 /**
  * Worker ⇒ host on the sink port, the short form of a write: a bare string is a chunk for

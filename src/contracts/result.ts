@@ -1,40 +1,88 @@
 import * as v from 'valibot';
-import { schemaAgrees, type SameType } from './same-type.js';
+import { isJsonValue } from './json.js';
 import { ProblemDetailsSchema, type ProblemDetails } from './problem.js';
+import { schemaAgrees, type MutuallyAssignable, type SameType } from './same-type.js';
 
 const StatusSchema = v.pipe(v.number(), v.integer('status must be an integer'), v.minValue(100), v.maxValue(599));
 
+const SafeInteger = v.pipe(v.number(), v.safeInteger());
+
+/**
+ * 1.x `scopeNormalizations`: a non-empty list of `{requested: [3 integers], canonical: [4
+ * integers]}` where the canonical coordinates keep the requested ones as their prefix.
+ */
+export interface ScopeNormalization {
+  requested: [number, number, number];
+  canonical: [number, number, number, number];
+}
+const scopeNormalizationsSchema = v.pipe(
+  v.array(
+    v.pipe(
+      v.strictObject({
+        requested: v.tuple([SafeInteger, SafeInteger, SafeInteger]),
+        canonical: v.tuple([SafeInteger, SafeInteger, SafeInteger, SafeInteger]),
+      }),
+      v.check(
+        ({ requested, canonical }) => requested.every((n, i) => canonical[i] === n),
+        'canonical coordinates must keep the requested ones as their prefix',
+      ),
+    ),
+  ),
+  v.minLength(1, 'scopeNormalizations must not be empty'),
+);
+schemaAgrees<SameType<v.InferOutput<typeof scopeNormalizationsSchema>, ScopeNormalization[]>>();
+/** Schema of a result's `scopeNormalizations` ({@link ScopeNormalization}, at least one). */
+export const ScopeNormalizationsSchema: v.GenericSchema<ScopeNormalization[]> = scopeNormalizationsSchema;
+
 /**
  * The universal result of `run()` (§executor-results). A status of 400 or more carries exactly
- * one Problem whose status agrees; a status below 400 carries none.
+ * one Problem whose status agrees; a status below 400 carries none. Further fields are the
+ * scheme's own (1.x `[field: string]: unknown`).
  */
 export interface SchemeResult {
   status: number;
   problem?: ProblemDetails;
+  scopeNormalizations?: ScopeNormalization[];
+  [field: string]: unknown;
 }
-const schemeResultSchema = v.strictObject({
+const schemeResultSchema = v.looseObject({
   status: StatusSchema,
   problem: v.optional(ProblemDetailsSchema),
+  scopeNormalizations: v.optional(ScopeNormalizationsSchema),
 });
-schemaAgrees<SameType<v.InferOutput<typeof schemeResultSchema>, SchemeResult>>();
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof schemeResultSchema>, SchemeResult>>();
 /** Schema of {@link SchemeResult}. */
 export const SchemeResultSchema: v.GenericSchema<SchemeResult> = schemeResultSchema;
 
-/** `SchemeResult` plus the optional exit code of a subprocess. */
+const RESULT_MEMBERS = new Set(['status', 'problem', 'exitCode', 'scopeNormalizations']);
+
+/**
+ * `SchemeResult` plus the optional exit code of a subprocess. As in 1.x, a result may carry
+ * further fields of its own (plain JSON, or `undefined`); only `error` is forbidden.
+ */
 export interface ExecResult extends SchemeResult {
   exitCode?: number;
 }
 const execResultSchema = v.pipe(
-  v.strictObject({
+  v.looseObject({
     status: StatusSchema,
     problem: v.optional(ProblemDetailsSchema),
     exitCode: v.optional(v.pipe(v.number(), v.integer('exitCode must be an integer'))),
+    scopeNormalizations: v.optional(ScopeNormalizationsSchema),
+  }),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    for (const [key, value] of Object.entries(dataset.value)) {
+      if (!RESULT_MEMBERS.has(key) && value !== undefined && !isJsonValue(value)) {
+        addIssue({ message: `result field ${JSON.stringify(key)} must be plain JSON` });
+      }
+    }
   }),
   v.check((r) => r.status < 400 || r.problem !== undefined, 'a status of 400 or more needs a problem'),
   v.check((r) => r.status >= 400 || r.problem === undefined, 'a status below 400 carries no problem'),
   v.check((r) => r.problem === undefined || r.problem.status === r.status, 'problem.status must equal status'),
 );
-schemaAgrees<SameType<v.InferOutput<typeof execResultSchema>, ExecResult>>();
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof execResultSchema>, ExecResult>>();
 /** Schema of {@link ExecResult}. */
 export const ExecResultSchema: v.GenericSchema<ExecResult> = execResultSchema;
 

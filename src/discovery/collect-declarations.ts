@@ -1,5 +1,7 @@
 import type { RuntimeDecl } from '../contracts/invocation.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { DiscoveryNotice } from '../contracts/registry.js';
+import { isLegacyDeclaration, readLegacyDeclaration } from './legacy-declaration.js';
 import type { ClaimedPackage } from './read-manifest.js';
 import { runRuntimesHook } from './runtimes-hook.js';
 import { validateRuntimeDecl } from './validate-declaration.js';
@@ -23,20 +25,28 @@ export interface OwnedDeclaration extends AdmittedPackage {
   readonly decl: RuntimeDecl;
 }
 
+/** The declarations of the admitted packages, and a notice per package read the legacy way. */
+export interface CollectedDeclarations {
+  readonly owned: OwnedDeclaration[];
+  readonly notices: DiscoveryNotice[];
+}
+
 /**
  * Every runtime declaration of the admitted packages, in discovery order: static
  * `plurnk.runtimes[]`, or what a `runtimesModule` hook returns (hooks run one package at a
- * time, in order, so a failure is attributed to exactly one package). Each declaration goes
- * through the one validator, and every invalid one of a package is reported together; then
- * tag collisions fail hard naming both claimants, first claimant first.
+ * time, in order, so a failure is attributed to exactly one package). A declaration in the
+ * shape published up to 1.5 is first read through the legacy reading, with a notice naming
+ * the package; each then goes through the one validator, and every invalid one of a package
+ * is reported together. Collisions are judged later, after policy (`assertNoCollisions`).
  */
 export async function collectDeclarations(
   admitted: readonly AdmittedPackage[],
   env: NodeJS.ProcessEnv,
   hookTimeoutMs?: number,
   onInvalid?: OnInvalidPackage,
-): Promise<OwnedDeclaration[]> {
+): Promise<CollectedDeclarations> {
   const owned: OwnedDeclaration[] = [];
+  const notices: DiscoveryNotice[] = [];
   for (const { pkg, manifest } of admitted) {
     const fromHook = manifest.runtimes === undefined;
     let raw: readonly unknown[] | undefined;
@@ -52,10 +62,14 @@ export async function collectDeclarations(
     const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
     const failures: PlurnkExecsError[] = [];
     const valid: OwnedDeclaration[] = [];
+    const legacy: string[] = [];
     (raw ?? []).forEach((candidate, index) => {
       const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
       try {
-        valid.push({ pkg, manifest, decl: validateRuntimeDecl(candidate, { packageName: pkg.packageName, source }) });
+        const read = isLegacyDeclaration(candidate) ? readLegacyDeclaration(candidate, pkg.packageName) : candidate;
+        const decl = validateRuntimeDecl(read, { packageName: pkg.packageName, source });
+        if (read !== candidate) legacy.push(decl.name);
+        valid.push({ pkg, manifest, decl });
       } catch (error) {
         failures.push(error as PlurnkExecsError);
       }
@@ -66,9 +80,18 @@ export async function collectDeclarations(
     }
     throwAll(failures);
     owned.push(...valid);
+    if (legacy.length > 0) notices.push(legacyNotice(pkg.packageName, legacy));
   }
-  assertNoCollisions(owned);
-  return owned;
+  return { owned, notices };
+}
+
+function legacyNotice(packageName: string, runtimes: readonly string[]): DiscoveryNotice {
+  const tags = runtimes.map((tag) => JSON.stringify(tag)).join(', ');
+  return Object.freeze({
+    packageName,
+    runtimes: Object.freeze([...runtimes]),
+    message: `package "${packageName}" declares ${tags} in the manifest shape published up to 1.5 (no summary or invocation): discovery derived a neutral summary, an optional body and an optional literal target, and the example from its "example" text where one was readable. Fix: declare "summary" and "invocation" for each runtime.`,
+  });
 }
 
 /** The `name` strings among raw declarations, valid or not: what policy can judge a broken package by. */
@@ -89,7 +112,11 @@ function throwAll(failures: readonly PlurnkExecsError[]): void {
   });
 }
 
-function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
+/**
+ * Fails hard on a tag claimed twice, naming both claimants, first claimant first. Runs on the
+ * declarations policy kept: a disabled tag cannot collide.
+ */
+export function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
   const first = new Map<string, OwnedDeclaration>();
   for (const claim of owned) {
     const tag = claim.decl.name;
@@ -110,7 +137,7 @@ function assertNoCollisions(owned: readonly OwnedDeclaration[]): void {
             ]
           : [
               `it is claimed by both "${a.packageName}" (first) and "${b.packageName}"`,
-              'uninstall one of the two packages; policy cannot settle a collision, because a tag has exactly one owner',
+              `uninstall one of the two packages, or remove the tag from both with ${'`'}PLURNK_EXECS_${tag.toUpperCase()}=0${'`'} (policy applies before this check)`,
             ];
     throw new PlurnkExecsError('runtime-collision', `Runtime tag collision on "${tag}": ${who}. Fix: ${fix}.`);
   }

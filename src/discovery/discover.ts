@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import type { InvalidPackage } from '../contracts/registry.js';
+import type { Discovery, ExecInfo, InvalidPackage } from '../contracts/registry.js';
 import {
+  assertNoCollisions,
   collectDeclarations,
   declaredNames,
   type AdmittedPackage,
@@ -14,14 +14,20 @@ import { applyEnvFloors } from './env-floors.js';
 import { Policy } from './policy.js';
 import { readClaimedPackage, type ClaimedPackage } from './read-manifest.js';
 import { resolveExport } from './resolve-export.js';
-import { findNodeModules, listPackageDirs } from './scan-node-modules.js';
+import { findNodeModulesChain, listInstalledPackageDirs } from './scan-node-modules.js';
 import { isTrusted } from './trust.js';
 import { validateExecManifest } from './validate-manifest.js';
 
 /** Options of `discover`. */
 export interface DiscoverOptions {
-  /** Where to start looking for the nearest `node_modules` (default `process.cwd()`). */
+  /** Where to start looking for `node_modules` directories (default `process.cwd()`). */
   cwd?: string;
+  /**
+   * Whether the scan also reads every `node_modules` above the nearest one, as 1.x did and
+   * Node resolution does (nearest package wins by name). Default true; false reads only the
+   * nearest `node_modules`, for a sealed tree such as a test fixture.
+   */
+  ancestors?: boolean;
   /** Load exactly these package directories instead of scanning `node_modules`. */
   packageDirs?: string[];
   /** Policy and trust environment (default `process.env`); never mutated. */
@@ -43,20 +49,21 @@ export interface DiscoverOptions {
 const FRAMEWORK = { name: '@plurnk/plurnk-execs', dir: fileURLToPath(new URL('../..', import.meta.url)) };
 
 /**
- * Discovers installed executor leaves (§executor-discovery): scans the nearest
- * `node_modules` (or `packageDirs`) for packages declaring exactly `plurnk.kind === "exec"`,
- * withholds untrusted packages before any of their code or files are read beyond
- * package.json, assembles package `.env.defaults` floors beneath `env`, validates every
- * static or hook declaration, fails hard on collisions, applies policy, and reads each
- * admitted tag's details. Contract violations throw `PlurnkExecsError`; packages that are
- * not leaves are skipped silently.
+ * Discovers installed executor leaves (§executor-discovery): scans the `node_modules`
+ * directories at and above `cwd` (nearest package wins by name; or exactly `packageDirs`) for
+ * packages declaring exactly `plurnk.kind === "exec"`, withholds untrusted packages before any
+ * of their code or files are read beyond package.json, assembles package `.env.defaults`
+ * floors beneath `env`, validates every static or hook declaration (reading the ≤1.5 shape
+ * the legacy way, with a notice), applies policy, then fails hard on collisions among the
+ * tags policy kept, and reads each admitted tag's details. Contract violations throw
+ * `PlurnkExecsError`; packages that are not leaves are skipped silently.
  */
 export async function discover(options: DiscoverOptions = {}): Promise<Discovery> {
   const supplied = options.env ?? process.env;
   const searched: string[] = [];
   const badClaims: { pkg: { packageName: string; packageDir: string }; error: PlurnkExecsError }[] = [];
   const claimed = await readClaims(
-    options.packageDirs ?? (await scanInstalled(options.cwd ?? process.cwd(), searched)),
+    options.packageDirs ?? (await scanInstalled(options.cwd ?? process.cwd(), options.ancestors ?? true, searched)),
     (packageDir, error) => badClaims.push({ pkg: { packageName: '(unnamed package)', packageDir }, error }),
   );
   if (options.packageDirs !== undefined) searched.push(...options.packageDirs);
@@ -78,6 +85,7 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
   const serves = (tag: string) =>
     Policy.isEnabled(tag, env) && (options.tags === undefined || options.tags.includes(tag));
   const invalid: InvalidPackage[] = [];
+  // An invalid package fails discovery unless 'skip' was asked for, or policy excludes every tag it declares.
   const reject = (
     pkg: { packageName: string; packageDir: string },
     errors: readonly PlurnkExecsError[],
@@ -86,24 +94,23 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
     const restricted = options.tags !== undefined || Object.keys(env).some((key) => /^plurnk_execs_only$/i.test(key));
     const excluded = !names.some(serves) && (names.length > 0 || restricted);
     if (!excluded && options.onInvalidLeaf !== 'skip') throw combine(errors);
+    const { packageName, packageDir } = pkg;
     invalid.push(
-      Object.freeze({
-        packageName: pkg.packageName,
-        packageDir: pkg.packageDir,
-        errors: Object.freeze(errors.map((error) => error.message)),
-        excluded,
-      }),
+      Object.freeze({ packageName, packageDir, errors: Object.freeze(errors.map((e) => e.message)), excluded }),
     );
   };
   for (const { pkg, error } of badClaims) reject(pkg, [error], []);
   for (const { pkg, error } of badManifests) reject(pkg, [error], rawNames(pkg));
-  const declared = await collectDeclarations(admitted, env, options.hookTimeoutMs, reject);
+  const { owned: declared, notices } = await collectDeclarations(admitted, env, options.hookTimeoutMs, reject);
+  // Policy first, as 1.x: a disabled tag cannot collide.
+  const enabled = declared.filter((owned) => serves(owned.decl.name));
+  const disabled = declared.filter((owned) => !enabled.includes(owned)).map((owned) => owned.decl.name);
+  assertNoCollisions(enabled);
 
-  const registry = new Map<string, RegistryEntry>();
-  const packageAttributions = new Map<string, readonly string[] | null>();
-  const disabled: string[] = [];
+  const registry = new Map<string, ExecInfo>();
+  const packageAttributions = new Map<string, readonly string[]>();
   const entryUrls = new Map<ClaimedPackage, string | undefined>();
-  for (const { pkg } of declared) {
+  for (const { pkg } of enabled) {
     if (entryUrls.has(pkg)) continue;
     try {
       entryUrls.set(pkg, resolveEntry(pkg));
@@ -117,28 +124,32 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
       );
     }
   }
-  for (const owned of declared) {
+  for (const owned of enabled) {
     const entryUrl = entryUrls.get(owned.pkg);
     if (entryUrl === undefined) continue;
-    const tag = owned.decl.name;
-    if (!serves(tag)) {
-      disabled.push(tag);
-      continue;
-    }
-    registry.set(tag, await buildEntry(owned, entryUrl));
-    if (!packageAttributions.has(owned.pkg.packageName))
-      packageAttributions.set(owned.pkg.packageName, owned.manifest.attribution);
+    registry.set(owned.decl.name, await buildEntry(owned, entryUrl));
+    const attribution = owned.manifest.attribution;
+    if (attribution !== null && !packageAttributions.has(owned.pkg.packageName))
+      packageAttributions.set(owned.pkg.packageName, attribution);
   }
   return Object.freeze({
     registry,
     packageAttributions,
-    searched: Object.freeze(searched),
     skipped: Object.freeze([...new Set(skipped)].sort()),
-    disabled: Object.freeze(disabled.sort()),
+    disabled: Object.freeze([...new Set(disabled)].sort()),
+    notices: Object.freeze(notices),
+    searched: Object.freeze(searched),
     invalid: Object.freeze(invalid),
     env,
     envDefaults,
   });
+}
+
+async function scanInstalled(cwd: string, ancestors: boolean, searched: string[]): Promise<string[]> {
+  const chain = await findNodeModulesChain(cwd);
+  const scanned = ancestors ? chain : chain.slice(0, 1);
+  searched.push(...scanned);
+  return listInstalledPackageDirs(scanned);
 }
 
 /** The declared tag names of a package whose manifest is invalid, as far as they can be read. */
@@ -152,12 +163,6 @@ function combine(errors: readonly PlurnkExecsError[]): PlurnkExecsError {
   return new PlurnkExecsError('invalid-declaration', errors.map((error) => error.message).join('\n\n'), {
     cause: new AggregateError(errors),
   });
-}
-
-async function scanInstalled(cwd: string, searched: string[]): Promise<string[]> {
-  const nodeModules = await findNodeModules(cwd);
-  if (nodeModules !== undefined) searched.push(nodeModules);
-  return nodeModules === undefined ? [] : listPackageDirs(nodeModules);
 }
 
 /**
@@ -184,18 +189,28 @@ async function readClaims(
   return claims;
 }
 
-async function buildEntry({ pkg, manifest, decl }: OwnedDeclaration, entryUrl: string): Promise<RegistryEntry> {
+async function buildEntry({ pkg, manifest, decl }: OwnedDeclaration, entryUrl: string): Promise<ExecInfo> {
+  const attribution = projectAttribution(pkg.plurnk.attribution, manifest.attribution);
   return Object.freeze({
-    tag: decl.name,
+    runtime: decl.name,
     glyph: decl.glyph ?? '',
     summary: decl.summary,
     invocation: decl.invocation,
-    details: await readDetails(pkg.packageDir, pkg.packageName, decl.name, decl.details),
+    details: (await readDetails(pkg.packageDir, pkg.packageName, decl.name, decl.details)) ?? '',
     packageName: pkg.packageName,
+    ...(attribution === undefined ? {} : { attribution }),
     packageDir: pkg.packageDir,
     entryUrl,
-    attribution: manifest.attribution,
   });
+}
+
+/** 1.x's per-tag projection: the declared string as written, or a copy of the normalized list. */
+function projectAttribution(
+  raw: unknown,
+  normalized: readonly string[] | null,
+): string | readonly string[] | undefined {
+  if (normalized === null) return undefined;
+  return typeof raw === 'string' ? raw : Object.freeze([...normalized]);
 }
 
 /** The file: URL of the package's "." export, whose default export is the executor class. */

@@ -30,8 +30,9 @@ export const InvocationRulesSchema: v.GenericSchema<RuntimeInvocation> = v.pipe(
   ),
   v.forward(
     v.check(
-      (inv) => inv.target?.directory === undefined || inv.target.kind !== 'literal',
-      'is only valid for "path" and "resource" targets, and this target\'s kind is "literal"',
+      (inv) => inv.target?.directory === undefined || inv.target.kind === 'path' || inv.target.kind === 'resource',
+      (issue) =>
+        `is only valid for "path" and "resource" targets, and this target's kind is ${JSON.stringify((issue.input as RuntimeInvocation).target?.kind)}`,
     ),
     ['target', 'directory'],
   ),

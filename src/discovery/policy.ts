@@ -21,8 +21,8 @@ export const Policy = Object.freeze({
     return `PLURNK_EXECS_${tag.toUpperCase()}`;
   },
 
-  /** Whether one env layer leaves `tag` enabled. */
-  isEnabled(tag: string, env: NodeJS.ProcessEnv): boolean {
+  /** Whether one env layer (default `process.env`, as 1.x) leaves `tag` enabled. */
+  isEnabled(tag: string, env: NodeJS.ProcessEnv = process.env): boolean {
     const wanted = tag.toLowerCase();
     for (const [key, value] of Object.entries(env)) {
       if (value === undefined) continue;

@@ -22,6 +22,11 @@ export const RuntimeTag = Object.freeze({
     return typeof name === 'string' && PATTERN.test(name) && !RESERVED.has(name);
   },
 
+  /** 1.x's name for {@link RuntimeTag.isValid}. */
+  is(name: unknown): name is string {
+    return RuntimeTag.isValid(name);
+  },
+
   /** True when `name` is reserved (currently only `only`). */
   isReserved(name: string): boolean {
     return RESERVED.has(name);

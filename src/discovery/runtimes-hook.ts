@@ -1,4 +1,5 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { RuntimeDecl } from '../contracts/invocation.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 import { describeValue } from './describe-value.js';
 import { callHookInThread } from './hook-thread.js';
@@ -12,6 +13,9 @@ export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
 export interface RuntimesHookContext {
   readonly env: NodeJS.ProcessEnv;
 }
+
+/** A `plurnk.runtimesModule` export (1.x `RuntimesHook`): declarations, at once or awaited. */
+export type RuntimesHook = (context: RuntimesHookContext) => RuntimeDecl[] | Promise<RuntimeDecl[]>;
 
 /**
  * Imports a trusted package's `plurnk.runtimesModule` (§executor-dynamic-runtimes) and calls

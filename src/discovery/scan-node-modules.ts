@@ -6,14 +6,44 @@ import { dirname, join, resolve } from 'node:path';
  * up to the filesystem root.
  */
 export async function findNodeModules(cwd: string): Promise<string | undefined> {
+  return (await findNodeModulesChain(cwd))[0];
+}
+
+/**
+ * Every `node_modules` directory at or above `cwd`, nearest first: what Node's own module
+ * resolution would search from `cwd`. 1.x started at the nearest one that contains `@plurnk`
+ * and added its ancestors; this chain holds all of those, plus any nearer one (docs/compat.md).
+ */
+export async function findNodeModulesChain(cwd: string): Promise<string[]> {
+  const chain: string[] = [];
   let dir = resolve(cwd);
   for (;;) {
     const candidate = join(dir, 'node_modules');
-    if (await isDirectory(candidate)) return candidate;
+    if (await isDirectory(candidate)) chain.push(candidate);
     const parent = dirname(dir);
-    if (parent === dir) return undefined;
+    if (parent === dir) return chain;
     dir = parent;
   }
+}
+
+/**
+ * The package directories installed in `nodeModulesChain` (nearest first), each install name
+ * once: a package in a nearer `node_modules` hides one of the same name further up, as Node
+ * resolution would. Nearest directory's packages come first, each directory sorted by name.
+ */
+export async function listInstalledPackageDirs(nodeModulesChain: readonly string[]): Promise<string[]> {
+  const seenNames = new Set<string>();
+  const seenDirs = new Set<string>();
+  const dirs: string[] = [];
+  for (const nodeModules of nodeModulesChain) {
+    for (const { name, dir } of await listPackages(nodeModules)) {
+      if (seenNames.has(name) || seenDirs.has(dir)) continue;
+      seenNames.add(name);
+      seenDirs.add(dir);
+      dirs.push(dir);
+    }
+  }
+  return dirs;
 }
 
 /**
@@ -23,24 +53,28 @@ export async function findNodeModules(cwd: string): Promise<string | undefined> 
  * are skipped; one real directory reached through two names is listed once.
  */
 export async function listPackageDirs(nodeModules: string): Promise<string[]> {
+  return (await listPackages(nodeModules)).map((pkg) => pkg.dir);
+}
+
+/** The packages of one `node_modules`: install name and real directory, each real directory once. */
+async function listPackages(nodeModules: string): Promise<{ name: string; dir: string }[]> {
   const found: string[] = [];
   for (const name of await readNames(nodeModules)) {
-    const path = join(nodeModules, name);
     if (!name.startsWith('@')) {
-      found.push(path);
+      found.push(name);
       continue;
     }
-    for (const scoped of await readNames(path)) found.push(join(path, scoped));
+    for (const scoped of await readNames(join(nodeModules, name))) found.push(`${name}/${scoped}`);
   }
-  const reals = await Promise.all(found.map((path) => realDirectory(path)));
+  const reals = await Promise.all(found.map((name) => realDirectory(join(nodeModules, name))));
   const seen = new Set<string>();
-  const dirs: string[] = [];
-  for (const real of reals) {
-    if (real === undefined || seen.has(real)) continue;
+  const packages: { name: string; dir: string }[] = [];
+  reals.forEach((real, index) => {
+    if (real === undefined || seen.has(real)) return;
     seen.add(real);
-    dirs.push(real);
-  }
-  return dirs;
+    packages.push({ name: found[index]!, dir: real });
+  });
+  return packages;
 }
 
 /** Sorted entry names that are not dot entries; none when `dir` cannot be read. */

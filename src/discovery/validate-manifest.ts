@@ -7,10 +7,11 @@ import type { ClaimedPackage } from './read-manifest.js';
 /**
  * The `plurnk` block of an exec package: `kind`, then static `runtimes[]` or a
  * `runtimesModule` export subpath (static wins when both are present), and an optional
- * `attribution`. Each runtime is validated on its own afterwards, so its errors name its tag.
+ * `attribution`. Keys it does not read are tolerated, as 1.x did (later 1.x blocks carry
+ * more). Each runtime is validated on its own afterwards, so its errors name its tag.
  */
 export const ExecManifestSchema: v.GenericSchema<ExecManifestBlock> = v.pipe(
-  v.strictObject({
+  v.looseObject({
     kind: v.literal('exec'),
     runtimes: v.optional(v.array(v.unknown())),
     runtimesModule: v.optional(
@@ -33,6 +34,8 @@ export interface ExecManifestBlock {
   runtimes?: unknown[];
   runtimesModule?: string;
   attribution?: unknown;
+  /** Keys discovery does not read, tolerated as 1.x did. */
+  [key: string]: unknown;
 }
 
 /** What discovery needs from a valid `plurnk` block. */

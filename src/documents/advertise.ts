@@ -28,7 +28,7 @@ export const Advertise = Object.freeze({
     registry: ReadonlyMap<string, RegistryEntry>,
     isPermitted: (tag: string) => boolean,
   ): AdvertiseContribution {
-    const permitted = [...registry.values()].filter((entry) => isPermitted(entry.tag));
+    const permitted = [...registry.values()].filter((entry) => isPermitted(entry.runtime));
     return { permitted, notice: permitted.length === 0 ? NO_EXECS_NOTICE : null };
   },
 });

@@ -19,12 +19,13 @@ export interface ToolDocuments {
 }
 
 /** What a tool document is rendered from: a registry entry's identity and validated facts. */
-export type ToolDocumentSource = Pick<RegistryEntry, 'tag' | 'summary' | 'invocation' | 'details'>;
+export type ToolDocumentSource = Pick<RegistryEntry, 'runtime' | 'summary' | 'invocation' | 'details'>;
 
 const KIND_TEXT = {
   literal: 'passed exactly as written; it is a name, never read as a path or address',
   path: 'a local or `file://` path, passed as is',
   resource: 'a local path, or a data-scheme address read once and handed over as a temporary file',
+  script: 'a program file (a local or `file://` path) the runtime runs; never a command or a directory',
 } as const;
 
 /**
@@ -39,36 +40,39 @@ const KIND_TEXT = {
  */
 export function renderToolDocument(source: ToolDocumentSource, registry?: RuntimeToolRegistry): ToolDocuments {
   if (registry === undefined) {
-    const summary = toInlineCode(renderWitness(source.tag, source.summary, source.invocation).join('\\n'));
+    const summary = toInlineCode(renderWitness(source.runtime, source.summary, source.invocation).join('\\n'));
     return {
       runtime: {
         summary,
-        markdown: renderDocument(source.tag, summary, renderGeneralInvocation(source), source.details),
+        markdown: renderDocument(source.runtime, summary, renderGeneralInvocation(source), source.details),
       },
       tools: [],
     };
   }
   const headings = registry.tools.map((tool) =>
-    renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n'),
+    renderWitness(source.runtime, tool.summary, tool.invocation, tool.target).join('\n'),
   );
   const invocation =
     headings.length === 0
       ? ['No tools are available: this runtime admits no target.']
       : [toFence('plurnk', headings.join('\n\n'))];
   const tools = registry.tools.map((tool) => {
-    const summary = toInlineCode(renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\\n'));
+    const summary = toInlineCode(renderWitness(source.runtime, tool.summary, tool.invocation, tool.target).join('\\n'));
     const lines = [`- Target: ${toInlineCode(tool.target)}, exactly.`, ...renderInputRules(tool.invocation, false)];
-    lines.push('', toFence('plurnk', renderWitness(source.tag, tool.summary, tool.invocation, tool.target).join('\n')));
+    lines.push(
+      '',
+      toFence('plurnk', renderWitness(source.runtime, tool.summary, tool.invocation, tool.target).join('\n')),
+    );
     return {
       target: tool.target,
       summary,
-      markdown: renderDocument(`${source.tag} (${tool.target})`, summary, lines, tool.details),
+      markdown: renderDocument(`${source.runtime} (${tool.target})`, summary, lines, tool.details),
     };
   });
   return {
     runtime: {
       summary: source.summary,
-      markdown: renderDocument(source.tag, source.summary, invocation, source.details),
+      markdown: renderDocument(source.runtime, source.summary, invocation, source.details),
     },
     tools,
   };
@@ -95,7 +99,7 @@ function renderWitness(tag: string, summary: string, invocation: RuntimeInvocati
 
 function renderGeneralInvocation(source: ToolDocumentSource): string[] {
   return [
-    toFence('plurnk', renderWitness(source.tag, source.summary, source.invocation).join('\n')),
+    toFence('plurnk', renderWitness(source.runtime, source.summary, source.invocation).join('\n')),
     '',
     ...renderInputRules(source.invocation, true),
   ];

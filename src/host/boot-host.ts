@@ -39,17 +39,20 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     heartbeatMs: resolved.heartbeatMs,
     outputBytes: resolved.outputBytes,
     consoleBytes: resolved.consoleBytes,
+    noticeBytes: resolved.noticeBytes,
   };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   for (const [tag, entry] of discovery.registry) {
-    const env = workerBaseEnv(process.env, limit, packageOwnedEnv(discovery, entry.packageName));
-    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits };
+    const owned = packageOwnedEnv(discovery, entry.packageName);
+    const env = workerBaseEnv(process.env, limit, owned);
+    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
   }
   const boots = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
+    loadTimeoutMs: resolved.loadTimeoutMs,
     graceMs: resolved.graceMs,
     limit,
     onProbe: resolved.onProbe,
@@ -66,7 +69,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     await host.close();
     const why = discovery.registry.has(wanted)
       ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}`
-      : `is not registered: ${explainMissingTag(wanted, discovery.searched)}`;
+      : `is not registered: ${explainMissingTag(wanted, discovery.searched ?? [])}`;
     throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
   }
   return host;

@@ -5,17 +5,25 @@ import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import { DEFAULT_BREAKER, type BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
-import { DEFAULT_EXTERNAL_MB, DEFAULT_HEAP_MB, DEFAULT_UNRESPONSIVE_MS, defaultRssMb } from './limit-defaults.js';
+import {
+  DEFAULT_EXTERNAL_MB,
+  DEFAULT_HEAP_MB,
+  DEFAULT_NOTICE_BYTES,
+  DEFAULT_PROBLEM_BYTES,
+  DEFAULT_UNRESPONSIVE_MS,
+  DEFAULT_VIOLATION_BYTES,
+  defaultRssMb,
+} from './limit-defaults.js';
 
 /** Default time one probe may take at boot. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 3000;
 
 /**
- * How long a thread may take to import and construct its leaf before a probe or effect call
- * gives up on it. Apart from the probe timeout so that a loaded machine starting many threads
- * at once does not fail fast probes.
+ * Default of `loadTimeoutMs`: how long a thread may take to start, import and construct its
+ * leaf before a probe, an effect() call or a run gives up on it. Apart from the probe timeout
+ * so that a loaded machine starting many threads at once does not fail fast probes.
  */
-export const LOAD_TIMEOUT_MS = 15_000;
+export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
 const PositiveInteger = v.pipe(v.number(), v.integer(), v.minValue(1));
@@ -26,6 +34,7 @@ export const HostOptionsSchema: v.GenericSchema<HostOptions> = v.strictObject({
   packageDirs: v.optional(v.array(v.string())),
   env: v.optional(v.record(v.string(), v.optional(v.string()))),
   probeTimeoutMs: v.optional(PositiveMs),
+  loadTimeoutMs: v.optional(PositiveMs),
   defaultRuntime: v.optional(v.pipe(v.string(), v.nonEmpty())),
   recycle: v.optional(
     v.union([
@@ -51,6 +60,9 @@ export const HostOptionsSchema: v.GenericSchema<HostOptions> = v.strictObject({
       externalMb: v.optional(PositiveInteger),
       rssMb: v.optional(PositiveInteger),
       outputBytes: v.optional(PositiveInteger),
+      noticeBytes: v.optional(PositiveInteger),
+      problemBytes: v.optional(PositiveInteger),
+      violationBytes: v.optional(PositiveInteger),
       consoleBytes: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
       graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
       heartbeatMs: v.optional(PositiveMs),
@@ -62,12 +74,16 @@ export const HostOptionsSchema: v.GenericSchema<HostOptions> = v.strictObject({
 /** The host's own options with defaults filled in. */
 export interface ResolvedHostOptions {
   probeTimeoutMs: number;
+  loadTimeoutMs: number;
   defaultRuntime: string | undefined;
   recycle: RecyclePolicy;
   heapMb: number;
   externalMb: number;
   rssMb: number;
   outputBytes: number;
+  noticeBytes: number;
+  problemBytes: number;
+  violationBytes: number;
   consoleBytes: number;
   graceMs: number;
   heartbeatMs: number;
@@ -85,16 +101,20 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+    loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? 'each-run',
     heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
     externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
     rssMb: limits?.rssMb ?? defaultRssMb(),
     outputBytes: limits?.outputBytes ?? DEFAULT_WORKER_LIMITS.outputBytes,
+    noticeBytes: limits?.noticeBytes ?? DEFAULT_NOTICE_BYTES,
+    problemBytes: limits?.problemBytes ?? DEFAULT_PROBLEM_BYTES,
+    violationBytes: limits?.violationBytes ?? DEFAULT_VIOLATION_BYTES,
     consoleBytes: limits?.consoleBytes ?? DEFAULT_WORKER_LIMITS.consoleBytes,
     graceMs: limits?.graceMs ?? DEFAULT_KILL_GRACE_MS,
     heartbeatMs: limits?.heartbeatMs ?? DEFAULT_WORKER_LIMITS.heartbeatMs,

@@ -3,8 +3,8 @@ import type { ProblemDetails } from '../contracts/problem.js';
 import type { ExecResult } from '../contracts/result.js';
 import { Results } from '../contracts/results.js';
 
-/** Owner of every Problem the host mints: the consumer's internal EXEC dispatcher (§executor-output-address). */
-export const HOST_PROBLEM_OWNER = 'exec';
+/** Owner of every Problem the host mints: the consumer's EXEC scheme, as plurnk-core names it (1.x `scheme:exec`). */
+export const HOST_PROBLEM_OWNER = 'scheme:exec';
 
 /** Status of each consumer Problem code the host mints. */
 export const CONSUMER_CODES = {
@@ -29,7 +29,7 @@ export const CONSUMER_CODES = {
 /** A Problem code the host mints. */
 export type ConsumerCode = keyof typeof CONSUMER_CODES;
 
-/** A failure result the host minted, owned by `exec`, with the code's fixed status. */
+/** A failure result the host minted, owned by `scheme:exec`, with the code's fixed status. */
 export function hostFailure(
   code: ConsumerCode,
   detail: string,

@@ -19,6 +19,11 @@ export interface HostOptions {
   env?: NodeJS.ProcessEnv;
   /** How long one tag's `probe()` may take at boot. Default 3000. */
   probeTimeoutMs?: number;
+  /**
+   * How long a thread may take to start, import and construct its leaf before a probe, an
+   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
+   */
+  loadTimeoutMs?: number;
   /** A tag that must be registered and available, or boot fails naming it. */
   defaultRuntime?: string;
   /** When a thread that ran a run is replaced. Default `'each-run'`. */
@@ -49,6 +54,12 @@ export interface HostOptions {
     rssMb?: number;
     /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
     outputBytes?: number;
+    /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
+    noticeBytes?: number;
+    /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
+    problemBytes?: number;
+    /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
+    violationBytes?: number;
     /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
     consoleBytes?: number;
     /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
@@ -65,7 +76,7 @@ export interface EmbeddingSinks {
   write?(channel: string, chunk: string, mimetype?: string): void;
   setState?(channel: string, state: ChannelState): void;
   emit?(notice: Notice): void;
-  /** Answers a leaf's interaction. Absent ⇒ every interaction resolves `{ outcome: 'declined' }`. */
+  /** Answers a leaf's interaction. Absent ⇒ every interaction resolves `{ status: 'cancelled' }` (as in 1.x). */
   interact?(request: ClientInteractionRequest): Promise<ClientInteractionResolution>;
   /** Materializes an entry. Absent ⇒ the leaf's `args.entry` is absent too. */
   entry?(path: string, content: string | null, opts: EntryOptions): Promise<string>;
@@ -80,6 +91,7 @@ export interface StreamAddress {
 
 /** One EXEC as the embedding service hands it to the host. */
 export interface ExecRequest {
+  /** The runtime tag; '' means the default runtime (`defaultRuntime`, else `sh`, as 1.x). */
   runtime: string;
   body: string;
   target?: string | null;
@@ -92,6 +104,11 @@ export interface ExecRequest {
   timeoutMs?: number;
   address?: StreamAddress;
   sinks?: EmbeddingSinks;
+  /**
+   * The admission fact the service already has (from `host.effect()` at proposal time): the
+   * host uses it and does not call `effect()` again. Absent ⇒ the host calls it once.
+   */
+  effect?: Effect;
 }
 
 /** One output part: consecutive writes that share a mimetype. */
@@ -157,7 +174,7 @@ export interface Host {
    * invocation for admission and for the tool documents (§executor-tool-registry).
    */
   toolRegistry(tag: string): RuntimeToolRegistry | undefined;
-  /** The admission fact of `target` for `tag`, from the tag's own thread. */
+  /** The admission fact of `target` for `tag` ('' ⇒ the default runtime), from the tag's own thread. */
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */
   exec(request: ExecRequest): Promise<ExecOutcome>;

@@ -23,4 +23,4 @@ export type {
   RunContainment,
   StreamAddress,
 } from './host-types.js';
-export type { Discovery, RegistryEntry } from '../contracts/registry.js';
+export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';

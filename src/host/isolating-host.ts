@@ -67,7 +67,7 @@ export class IsolatingHost implements Host {
   }
 
   effect(tag: string, target: string | null): Promise<Effect> {
-    return this.track(this.classify(tag, target));
+    return this.track(this.classify(this.resolveRuntime(tag), target));
   }
 
   exec(request: ExecRequest): Promise<ExecOutcome> {
@@ -75,6 +75,7 @@ export class IsolatingHost implements Host {
     try {
       this.assertOpen();
       parsed = parseExecRequest(request);
+      parsed.runtime = this.resolveRuntime(parsed.runtime);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -132,15 +133,24 @@ export class IsolatingHost implements Host {
     const handle = booted.workers.acquire('run');
     let ranRun = false;
     let poisoned = false;
+    let groups: ReadonlySet<number> = new Set();
     try {
-      const call = await callEffect(handle, admission.target, this.effectOptions());
+      // The effect is an admission fact taken once: a service that took it at proposal time passes it.
+      const call =
+        request.effect === undefined
+          ? await callEffect(handle, admission.target, this.effectOptions())
+          : ({ ok: true, effect: request.effect } as const);
       if (this.closing.signal.aborted)
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.limit)), null);
       }
-      const stream = new RunStream(booted.boot.channels!, request.sinks);
+      const stream = new RunStream(booted.boot.channels!, request.sinks, this.options);
+      // The thread counts as used, and as suspect, from the moment the run is posted: whatever
+      // happens in the await, it is never handed to another run under 'each-run'.
+      ranRun = true;
+      poisoned = true;
       const end = await executeRun({
         handle,
         request: {
@@ -161,14 +171,15 @@ export class IsolatingHost implements Host {
         limits: this.options,
         memory: this.memory,
       });
-      ranRun = true;
       poisoned = end.poisoned;
+      groups = end.groups;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
       const reapedProcesses = countLiveProcesses(end.groups);
-      await reapGroups(end.groups, this.options.graceMs);
+      // A group the host may not signal (EPERM) must not make exec() reject.
+      await reapGroups(end.groups, this.options.graceMs).catch(() => []);
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
@@ -184,7 +195,14 @@ export class IsolatingHost implements Host {
       };
     } finally {
       void booted.workers.release(handle, { ranRun, poisoned });
+      // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
+      await reapGroups(groups, this.options.graceMs).catch(() => {});
     }
+  }
+
+  /** An empty runtime means the default runtime: `defaultRuntime`, else `sh` (as 1.x). */
+  private resolveRuntime(runtime: string): string {
+    return runtime === '' ? (this.options.defaultRuntime ?? 'sh') : runtime;
   }
 
   /** The booted tag behind `host.effect`, or a named error saying why there is none. */
@@ -195,13 +213,18 @@ export class IsolatingHost implements Host {
       ? `is unavailable: ${booted.boot.verdict.detail ?? 'no detail'}`
       : this.discovery.disabled.includes(tag)
         ? 'is disabled by policy'
-        : `is not registered: ${explainMissingTag(tag, this.discovery.searched)}`;
+        : `is not registered: ${explainMissingTag(tag, this.discovery.searched ?? [])}`;
     throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
   }
 
   /** effect() is bounded like a probe: it must be cheap. */
   private effectOptions() {
-    return { timeoutMs: this.options.probeTimeoutMs, graceMs: this.options.graceMs, closing: this.closing.signal };
+    return {
+      timeoutMs: this.options.probeTimeoutMs,
+      loadTimeoutMs: this.options.loadTimeoutMs,
+      graceMs: this.options.graceMs,
+      closing: this.closing.signal,
+    };
   }
 
   private assertOpen(): void {

@@ -7,6 +7,12 @@ export const DEFAULT_HEAP_MB = 1024;
 export const DEFAULT_EXTERNAL_MB = 1024;
 /** Default silence after which a thread that started a run is unresponsive (ms). */
 export const DEFAULT_UNRESPONSIVE_MS = 30_000;
+/** Default bytes of notices one run may emit (their JSON); later notices are dropped and counted. */
+export const DEFAULT_NOTICE_BYTES = 1024 * 1024;
+/** Default bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is an invalid result. */
+export const DEFAULT_PROBLEM_BYTES = 64 * 1024;
+/** Default bytes of violation text one run keeps; later violations are counted. */
+export const DEFAULT_VIOLATION_BYTES = 64 * 1024;
 /** Share of the machine's (or the container's) memory the host process may reach by default. */
 const RSS_SHARE = 0.8;
 

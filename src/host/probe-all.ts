@@ -8,9 +8,9 @@ import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
 import { openControlPort } from './ports/control-port.js';
-import { LOAD_TIMEOUT_MS } from './host-options.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
+import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
@@ -26,6 +26,8 @@ export interface TagBoot {
 /** Timing and bounds of boot probes. */
 export interface ProbeOptions {
   readonly probeTimeoutMs: number;
+  /** How long the leaf may take to load before the probe starts. */
+  readonly loadTimeoutMs: number;
   readonly graceMs: number;
   /** Bound on leaf text entering a verdict detail. */
   readonly limit: number;
@@ -55,7 +57,7 @@ export async function probeAll(
 /**
  * Loads the leaf in one of the tag's threads and probes it. The timeout starts when `probe()`
  * starts in the thread, so thread start-up and import on a busy machine do not count against
- * it (loading has its own, longer bound). A probe that rejects, overruns or returns nonsense
+ * it (loading has its own bound, `loadTimeoutMs`). A probe that rejects, overruns or returns nonsense
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<TagBoot> {
@@ -68,8 +70,8 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   try {
     const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
     await pTimeout(Promise.race([control.started, task]), {
-      milliseconds: LOAD_TIMEOUT_MS,
-      message: `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+      milliseconds: options.loadTimeoutMs,
+      message: `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
     });
     const reply = await pTimeout(task, {
       milliseconds: options.probeTimeoutMs,
@@ -102,13 +104,14 @@ function judgeProbe(reply: TaskReply, probeMs: number, limit: number, tag: strin
       return unavailable(`probe answered a value that cannot cross the thread: ${describeError(reply.error)}`);
     return unavailable(`probe threw: ${describeError(reply.error)}`);
   }
-  const report = reply.value as ProbeReport;
+  // The reply crossed from the thread unvalidated: read its fields only from an object.
+  const report = (typeof reply.value === 'object' && reply.value !== null ? reply.value : {}) as Partial<ProbeReport>;
   const channels = v.safeParse(ChannelDeclsSchema, report.channels);
   if (!channels.success)
     return unavailable(`the executor declares invalid channels: ${channels.issues.map(describeIssue).join('; ')}`);
   if (typeof report.defaultChannel !== 'string' || !Object.hasOwn(channels.output, report.defaultChannel)) {
     return unavailable(
-      `the executor's defaultChannel ${JSON.stringify(report.defaultChannel) ?? 'undefined'} is not a declared channel`,
+      `the executor's defaultChannel ${describeLeafValue(report.defaultChannel)} is not a declared channel`,
     );
   }
   const availability = v.safeParse(RuntimeAvailabilitySchema, report.availability);

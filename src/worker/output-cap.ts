@@ -1,4 +1,5 @@
 import type { ExecArgs } from '../contracts/exec-args.js';
+import { measureNotice } from '../contracts/notice.js';
 import { createOutputBudget } from '../contracts/output-budget.js';
 
 /**
@@ -16,5 +17,31 @@ export function capWrites(write: ExecArgs['write'], limitBytes: number, onExceed
     const kept = budget.take(chunk);
     if (kept !== '') write(channel, kept, mimetype);
     if (budget.exceeded) onExceeded();
+  };
+}
+
+/**
+ * Holds a run's `emit` to `limitBytes` of notices (the host's `limits.noticeBytes`), on the
+ * worker's side of the port: a notice that would pass it is dropped before it is posted (60
+ * notices of 8 MiB crossing the port stalled a host for seconds), and `violate` is told once.
+ * The host counts the same way and holds a leaf that gets past this copy all the same.
+ */
+export function capEmits(
+  emit: ExecArgs['emit'],
+  limitBytes: number,
+  violate: (message: string) => void,
+): ExecArgs['emit'] {
+  let used = 0;
+  let dropped = false;
+  return (notice) => {
+    const bytes = measureNotice(notice);
+    if (used + bytes > limitBytes) {
+      if (!dropped)
+        violate(`emit: notices past limits.noticeBytes ${limitBytes} are dropped (the first was ${bytes} bytes)`);
+      dropped = true;
+      return;
+    }
+    used += bytes;
+    emit(notice);
   };
 }

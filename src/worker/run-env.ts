@@ -6,9 +6,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 export interface ThreadEnv {
   /**
    * Makes `process.env` the run's environment when the run has one, else leaves the
-   * baseline. The error-detail limit of the baseline is kept beneath a run env that lacks it,
-   * because SubprocessExecutor reads it from `process.env`. Returns the function that puts the
-   * baseline back.
+   * baseline. The error-detail limit and the leaf's own keys of the baseline are kept beneath
+   * a run env that lacks them, because leaves read them from `process.env` (SubprocessExecutor
+   * the limit, a 1.x leaf its settings). Returns the function that puts the baseline back.
    */
   applyRun(runEnv: Record<string, string> | undefined): () => void;
 }
@@ -20,11 +20,16 @@ export interface ThreadEnv {
  * nothing: each access to a worker's real `process.env` goes through an interceptor, and
  * comparing all of it took ~40 µs per run. Call it before the leaf loads, so changes made at
  * import count too. A leaf that assigns its own object to `process.env` gets the view back
- * before the next run starts and after every run.
+ * before the next run starts and after every run. `ownedKeys` are the leaf's own settings.
  */
-export function watchEnvChanges(): ThreadEnv {
+export function watchEnvChanges(ownedKeys: readonly string[] = []): ThreadEnv {
   const real = process.env;
   const baseline: Env = { ...real };
+  const kept: Record<string, string> = {};
+  for (const key of [...ownedKeys, PLURNK_EXECS_ERROR_DETAIL_LIMIT]) {
+    const value = baseline[key];
+    if (value !== undefined) kept[key] = value;
+  }
   let changed = false;
   const note = () => void (changed = true);
   const view = new Proxy(real, {
@@ -48,8 +53,7 @@ export function watchEnvChanges(): ThreadEnv {
     applyRun(runEnv) {
       reclaim();
       if (runEnv !== undefined) {
-        const limit = baseline[PLURNK_EXECS_ERROR_DETAIL_LIMIT];
-        replaceEnv(real, limit === undefined ? runEnv : { [PLURNK_EXECS_ERROR_DETAIL_LIMIT]: limit, ...runEnv });
+        replaceEnv(real, { ...kept, ...runEnv });
         changed = true;
       }
       return restore;

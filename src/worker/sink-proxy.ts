@@ -1,8 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
-import { wrap, type Endpoint, type Remote } from 'comlink';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkApi, SinkCall, SinkWrite } from '../contracts/protocol.js';
+import type { SinkAnswer, SinkCall, SinkRequest, SinkWrite } from '../contracts/protocol.js';
+import { deserializeError } from '../contracts/serialized-error.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
 export interface ProxiedSinks {
@@ -13,19 +13,33 @@ export interface ProxiedSinks {
   close(): void;
 }
 
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+
 /**
- * Builds a run's sinks over `port` (a Node MessagePort speaks comlink's Endpoint directly).
- * `write`, `setState` and `emit` stay synchronous for the leaf and post one bare
- * {@link SinkCall} each (a write to the channel of the last plain write: a {@link SinkWrite}),
- * at once — never deferred, so what a leaf wrote before it blocks or dies has already left
- * the thread — and without comlink's call id and answer, which cost more than the write itself. `interact`, `entry` and `flush` are comlink calls on the same
- * port, so the host applies everything in the leaf's order. `entry` exists only when the
- * embedding service offers it.
+ * Builds a run's sinks over `port`. `write`, `setState` and `emit` stay synchronous for the
+ * leaf and post one bare {@link SinkCall} each (a write to the channel of the last plain
+ * write: a {@link SinkWrite}), at once — never deferred, so what a leaf wrote before it blocks
+ * or dies has already left the thread — with no call id and no answer, which would cost more
+ * than the write itself. `interact`, `entry` and `flush` are {@link SinkRequest}s on the same
+ * port, answered by id, so the host applies everything in the leaf's order. `entry` exists
+ * only when the embedding service offers it.
  */
 export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
-  // comlink is wrapped on first use: a run that only writes or does nothing never needs it.
-  let proxy: Remote<SinkApi> | undefined;
-  const remote = () => (proxy ??= wrap<SinkApi>(port as unknown as Endpoint));
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let listening = false;
+  // Answers are listened for on first use: a run that only writes or does nothing never needs them.
+  const listen = () => {
+    if (listening) return;
+    listening = true;
+    port.on('message', (answer: SinkAnswer) => {
+      const waiting = pending.get(answer?.id);
+      if (waiting === undefined) return;
+      pending.delete(answer.id);
+      if (answer.ok) waiting.resolve(answer.value);
+      else waiting.reject(deserializeError(answer.error));
+    });
+  };
   // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
   let posted = false;
   const post = (call: SinkCall | SinkWrite) => {
@@ -33,8 +47,22 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
     try {
       port.postMessage(call);
     } catch {
-      // An argument that cannot be cloned is dropped, as a comlink call's rejection was.
+      // An argument that cannot be cloned is dropped.
     }
+  };
+  const request = (make: (id: number) => SinkRequest): Promise<unknown> => {
+    listen();
+    posted = true;
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      try {
+        port.postMessage(make(id));
+      } catch (error) {
+        pending.delete(id);
+        reject(error as Error);
+      }
+    });
   };
   // The channel a bare-string write goes to (see SinkWrite); the host keeps the same.
   let current: string | undefined;
@@ -47,16 +75,11 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
     },
     setState: (channel, state) => post(['setState', channel, state]),
     emit: (notice) => post(['emit', notice]),
-    interact: (request) => {
-      posted = true;
-      return remote().interact(request) as Promise<ClientInteractionResolution>;
-    },
+    interact: (req) => request((id) => ['interact', id, req]) as Promise<ClientInteractionResolution>,
     ...(hasEntry
       ? {
-          entry: (path: string, content: string | null, opts: unknown) => {
-            posted = true;
-            return remote().entry(path, content, opts);
-          },
+          entry: (path: string, content: string | null, opts: unknown) =>
+            request((id) => ['entry', id, path, content, opts]) as Promise<string>,
         }
       : {}),
   };
@@ -65,7 +88,7 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
     async flush() {
       if (!posted) return;
       posted = false;
-      await remote().flush();
+      await request((id) => ['flush', id]);
     },
     close: () => port.close(),
   };

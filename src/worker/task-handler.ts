@@ -16,11 +16,12 @@ import { captureConsole, type ConsoleCapture } from './console-capture.js';
 import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
-import { capWrites } from './output-cap.js';
+import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
 import { guardProcessKill } from './signal-guard.js';
 import { banWorkerThreads } from './thread-ban.js';
+import { MAX_NESTING, nestsDeeperThan } from '../runtime/value-depth.js';
 import { watchWasmMemories } from './wasm-memories.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
@@ -39,7 +40,11 @@ interface ThreadState {
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
-  const thread: ThreadState = { limits, env: watchEnvChanges(), console: captureConsole(limits.consoleBytes) };
+  const thread: ThreadState = {
+    limits,
+    env: watchEnvChanges(boot.ownedEnvKeys),
+    console: captureConsole(limits.consoleBytes),
+  };
   const escapes = guardEscapes((escape) =>
     reportToHost({
       type: 'fault',
@@ -143,6 +148,8 @@ async function run(
   const args: ExecArgs = {
     runtime: request.runtime,
     body: request.body,
+    // The early-1.x name of the body, for leaves that still read it.
+    command: request.body,
     cwd: request.cwd,
     target: request.target,
     ...(request.env === undefined ? {} : { env: { ...request.env } }),
@@ -151,6 +158,7 @@ async function run(
     write: capWrites(proxied.sinks.write, outputBytes, () =>
       control.send({ type: 'output-limit', limitBytes: outputBytes }),
     ),
+    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes ?? Infinity, violate),
   };
   const timersAtStart = countPendingTimers();
   try {
@@ -169,8 +177,15 @@ function escapeReply(watch: TaskEscapes): TaskReply | undefined {
   return escape === undefined ? undefined : { ok: false, stage: escape.kind, error: escape.error, threadId };
 }
 
-/** An `ok: false` reply when `value` cannot cross the thread (a function, a class with private state…). */
+/**
+ * An `ok: false` reply when `value` cannot cross the thread (a function, a class with private
+ * state…) or nests deeper than the host's main thread can deserialize.
+ */
 function cloneable(value: unknown): TaskReply | undefined {
+  if (nestsDeeperThan(value, MAX_NESTING)) {
+    const message = `the value nests more than ${MAX_NESTING} levels deep; the host's main thread cannot read it`;
+    return { ok: false, stage: 'reply', error: { name: 'RangeError', message }, threadId };
+  }
   try {
     structuredClone(value);
     return undefined;

@@ -17,7 +17,7 @@ export function fixtureDiscovery(
   extra: { disabled?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Discovery {
   const registry = new Map<string, RegistryEntry>();
-  const packageAttributions = new Map<string, readonly string[] | null>();
+  const packageAttributions = new Map<string, readonly string[]>();
   for (const name of packages) {
     const packageDir = realpathSync(join(HOST_FIXTURES, name));
     const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
@@ -29,18 +29,16 @@ export function fixtureDiscovery(
     for (const decl of manifest.plurnk.runtimes) {
       if (registry.has(decl.name)) throw new Error(`fixture tag ${decl.name} is declared twice`);
       registry.set(decl.name, {
-        tag: decl.name,
+        runtime: decl.name,
         glyph: decl.glyph ?? '',
         summary: decl.summary,
         invocation: decl.invocation,
-        details: decl.details,
+        details: decl.details ?? '',
         packageName: manifest.name,
         packageDir,
         entryUrl,
-        attribution: null,
       });
     }
-    packageAttributions.set(manifest.name, null);
   }
   return {
     registry,

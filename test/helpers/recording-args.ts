@@ -26,7 +26,7 @@ export interface Recording {
 export function recordingArgs(
   fields: Partial<Omit<ExecArgs, 'write' | 'setState' | 'emit'>> & { runtime: string },
   interact: (request: ClientInteractionRequest) => Promise<ClientInteractionResolution> = async () => ({
-    outcome: 'declined',
+    status: 'cancelled',
   }),
 ): { args: ExecArgs; recording: Recording } {
   const events: Recording['events'] = [];

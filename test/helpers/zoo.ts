@@ -123,7 +123,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
   if (zoo.problem === undefined) {
     expect(out.result.problem).toBeUndefined();
   } else {
-    expect(out.result.problem?.type).toBe(`https://plurnk.dev/problems/${zoo.problem}`);
+    expect(out.result.problem?.type).toBe(`https://problems.plurnk.xyz/scheme/${zoo.problem}`);
     expect(out.result.problem?.status).toBe(zoo.status);
   }
   // Nothing reaches the embedding service for a channel the leaf did not declare.
@@ -140,7 +140,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
 
   if (zoo.next === 'unavailable') {
     const next = await host.exec({ runtime: zoo.runtime, body: 'ok' });
-    expect(next.result.problem?.type).toBe('https://plurnk.dev/problems/exec/runtime-unavailable');
+    expect(next.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/runtime-unavailable');
   } else {
     const next = await host.exec({ runtime: zoo.runtime, body: zoo.next.body, target: zoo.next.target ?? null });
     expect(next.result.status).toBe(200);

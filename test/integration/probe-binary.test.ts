@@ -9,7 +9,7 @@ class WithBinary extends SubprocessExecutor {
   constructor(private readonly bin: string) {
     super({ runtime: 'probe-test', glyph: '' });
   }
-  override get binary(): string {
+  protected override get binary(): string {
     return this.bin;
   }
 }
@@ -28,15 +28,14 @@ afterEach(() => {
 
 describe('SubprocessExecutor.probe', () => {
   it('reports a present binary as available with its version line', async () => {
-    const verdict = await new SubprocessExecutor({ runtime: 'bash', glyph: '' }).probe();
+    const verdict = await new WithBinary('bash').probe();
     expect(verdict.available).toBe(true);
     expect(verdict.detail).toMatch(/^GNU bash, version \d/);
   });
 
-  it('probes python through python3', async () => {
-    const verdict = await new SubprocessExecutor({ runtime: 'python', glyph: '' }).probe();
-    expect(verdict).toMatchObject({ available: true });
-    expect(verdict.detail).toMatch(/^Python 3\./);
+  it('is available without running anything when it names no binary (the 1.x default)', async () => {
+    expect(await new SubprocessExecutor({ runtime: 'python', glyph: '' }).probe()).toEqual({ available: true });
+    expect(groups).toEqual([]);
   });
 
   it('reports a missing binary as unavailable with an actionable detail', async () => {
@@ -50,8 +49,7 @@ describe('SubprocessExecutor.probe', () => {
     const controller = new AbortController();
     controller.abort();
     const verdict = await new WithBinary('bash').probe(controller.signal);
-    expect(verdict.available).toBe(false);
-    expect(verdict.detail).toMatch(/cancelled/);
+    expect(verdict).toEqual({ available: false });
     expect(groups).toEqual([]);
   });
 
@@ -64,7 +62,7 @@ describe('SubprocessExecutor.probe', () => {
     const verdict = new WithBinary(script).probe(controller.signal);
     await until(() => groups.length === 1, 'the probe to start');
     controller.abort();
-    expect(await verdict).toEqual({ available: false, detail: `probe of ${script} was cancelled` });
+    expect(await verdict).toEqual({ available: false });
     expect(await survivorsAfter(groups)).toEqual([]);
   });
 });

@@ -50,8 +50,13 @@ describe('SubprocessExecutor', () => {
     expect(result.status).toBe(500);
     expect(result.exitCode).toBe(3);
     expect(result.problem?.type).toMatch(/\/nonzero-exit$/);
-    expect(result.problem?.detail).toBe('sh exited with code 3');
-    expect(result.problem?.recovery).toMatch(/stdout and stderr/);
+    expect(result.problem).toMatchObject({
+      detail: "'sh' exited with code 3.",
+      recovery: 'Inspect the stdout and stderr channels.',
+      runtime: 'sh',
+      stage: 'execution',
+      retryable: false,
+    });
     expect(recording.text('stdout')).toBe('partial\n');
     expect(recording.text('stderr')).toBe('oops\n');
     expect(recording.state('stdout')).toBe('errored');
@@ -131,8 +136,10 @@ describe('SubprocessExecutor', () => {
     controller.abort();
     const result = await done;
     expect(result.status).toBe(499);
-    expect(result.problem?.type).toMatch(/\/cancelled$/);
-    expect(result.exitCode).toBe(129);
+    expect(result.problem?.type).toBe('https://problems.plurnk.xyz/executor/subprocess/cancelled');
+    expect(result.problem?.detail).toBe("Execution of 'sh' was cancelled.");
+    // As 1.x: the leader ended by a signal has no exit code.
+    expect(result.exitCode).toBe(-1);
     expect(recording.state('stdout')).toBe('errored');
     expect(await survivorsAfter(groups)).toEqual([]);
   });
@@ -155,8 +162,8 @@ describe('SubprocessExecutor', () => {
     await until(() => recording.text('stdout') === 'ready\n', 'the trap to be set');
     controller.abort({ housekeeping: true, graceMs: 200 });
     const result = await done;
-    expect(result.status).toBe(499);
-    expect(result.problem?.detail).toMatch(/SIGKILL/);
+    // Settling at all proves the SIGKILL: the group ignores SIGHUP and would sleep on.
+    expect(result).toMatchObject({ status: 499, exitCode: -1 });
     expect(await survivorsAfter(groups)).toEqual([]);
   });
 
@@ -165,7 +172,11 @@ describe('SubprocessExecutor', () => {
     controller.abort();
     const { recording, done } = runSh('touch should-not-exist', { signal: controller.signal });
     const result = await done;
-    expect(result.status).toBe(499);
+    expect(result).toMatchObject({
+      status: 499,
+      exitCode: -1,
+      problem: { detail: "Execution of 'sh' was cancelled before it started.", stage: 'execution' },
+    });
     expect(result.problem?.type).toMatch(/\/cancelled$/);
     expect(groups).toEqual([]);
     expect(recording.state('stdout')).toBe('errored');
@@ -201,7 +212,12 @@ describe('SubprocessExecutor', () => {
     const result = await leaf.run(bad.args);
     expect(result).toMatchObject({ status: 400, exitCode: -1, problem: { status: 400 } });
     expect(result.problem?.type).toMatch(/\/invalid-command$/);
-    expect(result.problem?.detail).toMatch(/unterminated single quote/);
+    expect(result.problem?.detail).toBe(
+      `Could not parse the 'tok' command: unterminated single quote at offset 5 in "echo 'unterminated".`,
+    );
+    // As 1.x: tokenizeArgv gives no advice, so the Problem carries no recovery.
+    expect(result.problem).toMatchObject({ runtime: 'tok', stage: 'input-validation', retryable: false });
+    expect(result.problem).not.toHaveProperty('recovery');
     expect(groups).toEqual([]);
 
     await expect(leaf.run(recordingArgs({ runtime: 'tok', body: 'explode now' }).args)).rejects.toThrow('recipe bug');

@@ -109,6 +109,6 @@ function noopArgs(): ExecArgs {
     write: ignore,
     setState: ignore,
     emit: ignore,
-    interact: async () => ({ outcome: 'declined' }),
+    interact: async () => ({ status: 'cancelled' }),
   };
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_KILL_GRACE_MS } from '../../runtime/abort-reason.js';
 import { bootHost } from '../../host/boot-host.js';
-import { DEFAULT_PROBE_TIMEOUT_MS } from '../../host/host-options.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../../host/host-options.js';
 import { probeTag } from '../../host/probe-all.js';
 import { TagWorkers } from '../../host/threads/tag-workers.js';
 import { resolveErrorDetailLimit, workerBaseEnv } from '../../host/threads/worker-env.js';
@@ -30,7 +30,12 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   const warmBudgetMs = context.quick ? 300 : 1000;
   const limit = await resolveErrorDetailLimit(discovery.env);
   const env = workerBaseEnv(process.env, limit);
-  const probeOptions = { probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS, graceMs: DEFAULT_KILL_GRACE_MS, limit };
+  const probeOptions = {
+    probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
+    loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
+    graceMs: DEFAULT_KILL_GRACE_MS,
+    limit,
+  };
 
   const isolated = { cold: new Map<string, number[]>(), warm: new Map<string, number[]>() };
   const inProcess = { cold: new Map<string, number[]>(), warm: new Map<string, number[]>() };

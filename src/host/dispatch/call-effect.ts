@@ -4,7 +4,7 @@ import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { openControlPort } from '../ports/control-port.js';
 import { withDeadline } from '../../runtime/deadline.js';
-import { LOAD_TIMEOUT_MS } from '../host-options.js';
+import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { reapGroups } from '../threads/reaper.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 
@@ -22,7 +22,7 @@ export type EffectCall =
 export async function callEffect(
   handle: WorkerHandle,
   target: string | null,
-  options: { timeoutMs: number; graceMs: number; closing: AbortSignal },
+  options: { timeoutMs: number; loadTimeoutMs: number; graceMs: number; closing: AbortSignal },
 ): Promise<EffectCall> {
   const { timeoutMs, closing } = options;
   const control = openControlPort();
@@ -35,8 +35,8 @@ export async function callEffect(
     if (!loaded)
       await withDeadline(
         Promise.race([control.started, task]),
-        LOAD_TIMEOUT_MS,
-        `the leaf did not load within ${LOAD_TIMEOUT_MS}ms`,
+        options.loadTimeoutMs,
+        `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
         closing,
       );
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
@@ -49,7 +49,7 @@ export async function callEffect(
     return {
       ok: false,
       code: 'executor-invalid-result',
-      detail: `effect() returned ${JSON.stringify(reply.value) ?? typeof reply.value}, not 'pure', 'read' or 'host'`,
+      detail: `effect() returned ${describeLeafValue(reply.value)}, not 'pure', 'read' or 'host'`,
       poisoned: false,
     };
   } catch (error) {

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { PlurnkExecsError } from '../../contracts/errors.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { EmbeddingSinks, ExecRequest, StreamAddress } from '../host-types.js';
@@ -16,6 +17,7 @@ const execRequestShape = v.strictObject({
   timeoutMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(1))),
   address: v.optional(v.strictObject({ loop: Count, turn: Count, sequence: Count })),
   sinks: v.optional(v.strictObject({ write: Sink, setState: Sink, emit: Sink, interact: Sink, entry: Sink })),
+  effect: v.optional(EffectSchema),
 });
 
 /**
@@ -35,6 +37,8 @@ export interface ParsedExecRequest {
   timeoutMs: number | undefined;
   address: StreamAddress | undefined;
   sinks: EmbeddingSinks | undefined;
+  /** The admission fact the service already took (`host.effect()` at proposal), or undefined. */
+  effect: Effect | undefined;
 }
 
 /**
@@ -50,7 +54,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
       `invalid exec request: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { runtime, body, target, cwd, env, timeoutMs, address } = parsed.output;
+  const { runtime, body, target, cwd, env, timeoutMs, address, effect } = parsed.output;
   return {
     runtime,
     body,
@@ -61,6 +65,7 @@ export function parseExecRequest(input: ExecRequest): ParsedExecRequest {
     timeoutMs,
     address,
     sinks: input.sinks,
+    effect,
   };
 }
 

@@ -2,6 +2,7 @@ import { ErrorDetail } from '../../contracts/error-detail.js';
 import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeError } from '../../contracts/serialized-error.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation, type ForcedEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
@@ -10,7 +11,7 @@ import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import type { WorkerHandle } from '../threads/worker-handle.js';
+import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -53,7 +54,7 @@ type Settled =
  * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
  * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
  * thread terminated; a thread that stops answering or outgrows its memory is terminated at
- * once. A limit the run broke decides its result, whatever the leaf answered.
+ * once. A limit the run broke decides its result, whatever the leaf answered. Never rejects.
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
@@ -63,7 +64,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     memory: context.memory,
     interrupt: () => watch.interrupt(),
   });
-  const control = openControlPort((message) => guard.onMessage(message));
+  const control = openControlPort(
+    (message) => guard.onMessage(message),
+    (error) => stream.violate(`the host's control port listener failed: ${describeThrow(error)}`),
+  );
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -101,11 +105,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     }
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
-    const result = fault
-      ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.limit))
-      : watch.timedOut() && settled.kind === 'reply'
-        ? timeoutFailure(context, true)
-        : judge(settled, context);
+    const result = cancelledDespite(
+      fault
+        ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.limit))
+        : watch.timedOut() && settled.kind === 'reply'
+          ? timeoutFailure(context, true)
+          : judge(settled, context),
+      context,
+    );
     const crash =
       fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
     return {
@@ -113,6 +120,18 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       poisoned: settled.kind !== 'reply' || escaped,
       groups: control.groups,
       crash,
+      console: guard.console(),
+    };
+  } catch (error) {
+    // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
+    const detail = `the host could not judge the run: ${describeThrow(error)}`;
+    stream.violate(detail);
+    void handle.terminate(detail);
+    return {
+      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.limit)),
+      poisoned: true,
+      groups: control.groups,
+      crash: undefined,
       console: guard.console(),
     };
   } finally {
@@ -151,6 +170,8 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
       );
     case 'died':
+      if (settled.error instanceof MalformedReplyError)
+        return hostFailure('executor-invalid-result', bound(settled.error.message));
       if (isOutOfMemory(settled.error)) {
         return hostFailure(
           'memory-limit-exceeded',
@@ -162,11 +183,11 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
       );
     case 'reply':
-      return judgeReply(settled.reply, bound);
+      return judgeReply(settled.reply, bound, context.limits.problemBytes);
   }
 }
 
-function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResult {
+function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBytes: number): ExecResult {
   if (!reply.ok) {
     if (reply.stage === 'reply')
       return hostFailure(
@@ -182,10 +203,34 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string): ExecResu
     return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
   }
   const validation = validateResult(reply.value);
-  if (validation.ok) return validation.result;
+  if (validation.ok) {
+    const problem = validation.result.problem;
+    // Validated plain JSON: serializing it cannot throw. Detail and extensions both count.
+    const size = problem === undefined ? 0 : Buffer.byteLength(JSON.stringify(problem), 'utf8');
+    if (size <= problemBytes) return validation.result;
+    return hostFailure(
+      'executor-invalid-result',
+      `run() resolved a Problem of ${size} bytes (detail and extensions), over limits.problemBytes ${problemBytes}`,
+    );
+  }
   return hostFailure(
     'executor-invalid-result',
     bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),
+  );
+}
+
+/**
+ * A run the service aborted (its signal, or the host closing) that the leaf still reported
+ * below 400 is 499 `execution-cancelled`, as 1.x's consumer stamps it: the service stopped
+ * caring about its output, so it must not read as a success.
+ */
+function cancelledDespite(result: ExecResult, context: RunContext): ExecResult {
+  if (result.status >= 400) return result;
+  if (!context.signal?.aborted && !context.closing.aborted) return result;
+  return hostFailure(
+    'execution-cancelled',
+    `the run was aborted, but the leaf still reported status ${result.status}; an aborted run settles 499`,
+    { leafStatus: result.status },
   );
 }
 

@@ -13,8 +13,9 @@ const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]+):/;
  * Realizes an authored target by its declared kind (§executor-invocation): a `literal` is
  * kept whole; a `path` or `resource` accepts a local path or a `file://` URL (passed on as a
  * path); with `directory: "cwd"` a target that is a local directory becomes `cwd` and the
- * target is dropped. Other schemes are refused: resolving a data-scheme `resource` through
- * READ belongs to the embedding service, which hands the host a local path instead.
+ * target is dropped. A `script` is realized like a `path`, except that a directory is refused.
+ * Other schemes are refused: resolving a data-scheme `resource` through READ belongs to the
+ * embedding service, which hands the host a local path instead.
  */
 export function realizeTarget(
   tag: string,
@@ -42,9 +43,11 @@ export function realizeTarget(
       detail: `${tag} takes a local or file:// path as its target (${decl.kind}); received ${JSON.stringify(target)}`,
     };
   }
-  if (decl.directory === 'cwd' && isDirectory(isAbsolute(path) ? path : resolve(cwd ?? process.cwd(), path))) {
-    return { ok: true, target: null, cwd: isAbsolute(path) ? path : resolve(cwd ?? process.cwd(), path) };
-  }
+  const local = isAbsolute(path) ? path : resolve(cwd ?? process.cwd(), path);
+  if (decl.directory === 'cwd' && isDirectory(local)) return { ok: true, target: null, cwd: local };
+  // A script is a program file: never a command line, never a directory (1.x common 1.21).
+  if (decl.kind === 'script' && isDirectory(local))
+    return { ok: false, detail: `${tag} runs a script file as its target; ${JSON.stringify(target)} is a directory` };
   return { ok: true, target: path, cwd };
 }
 

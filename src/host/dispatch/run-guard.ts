@@ -1,6 +1,6 @@
+import { utf8Prefix } from '../../contracts/output-budget.js';
 import type { WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
-import { LOAD_TIMEOUT_MS } from '../host-options.js';
 import type { RunContainment } from '../host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
 import type { RunStream } from '../ports/run-stream.js';
@@ -18,6 +18,12 @@ export interface RunLimits {
   readonly externalMb: number;
   readonly heartbeatMs: number;
   readonly unresponsiveMs: number;
+  /** How long the thread may take to acknowledge the run (a leaf still loading). */
+  readonly loadTimeoutMs: number;
+  /** Console text kept for the run (a forged report is held to it too). */
+  readonly consoleBytes: number;
+  /** Bytes of the result's Problem. */
+  readonly problemBytes: number;
 }
 
 /** The host's watch over one run in one thread. */
@@ -70,7 +76,7 @@ export function guardRun(options: {
   };
   stream.capOutput(limits.outputBytes, overflow);
   const heartbeat = watchHeartbeat({
-    ackMs: Math.max(LOAD_TIMEOUT_MS, limits.unresponsiveMs),
+    ackMs: limits.loadTimeoutMs,
     unresponsiveMs: limits.unresponsiveMs,
     checkEveryMs: limits.heartbeatMs,
     onSilent: (detail) => kill({ code: 'executor-unresponsive', detail }),
@@ -95,7 +101,10 @@ export function guardRun(options: {
         case 'output-limit':
           return overflow();
         case 'console':
-          printed = { bytes: (printed?.bytes ?? 0) + message.bytes, text: (printed?.text ?? '') + message.text };
+          printed = {
+            bytes: (printed?.bytes ?? 0) + message.bytes,
+            text: utf8Prefix((printed?.text ?? '') + message.text, limits.consoleBytes),
+          };
           return stream.violate(
             `console output: the leaf printed ${message.bytes} bytes through console.*, stdout or stderr instead of writing to a declared channel; the host did not print them (containment.console keeps the first)`,
           );

@@ -1,4 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { guardListener } from '../../runtime/guard-listener.js';
 import { takeQueued } from '../../runtime/port-queue.js';
 import {
   encodeAbortReason,
@@ -30,23 +31,35 @@ export interface ControlPort {
  * Opens a task's control channel. Process-group reports are recorded as they arrive, and a
  * `sync` is answered in order, so once the worker's barrier returns every report before it
  * is in `groups`. Every valid message — heartbeats, output and console reports, violations —
- * is also handed to `listener`, before a `sync` is answered.
+ * is also handed to `listener`, before a `sync` is answered. Anything else a thread posts is
+ * ignored, and nothing thrown while handling a message escapes: it goes to `onThrow`.
  */
-export function openControlPort(listener?: (message: WorkerControlMessage) => void): ControlPort {
+export function openControlPort(
+  listener?: (message: WorkerControlMessage) => void,
+  onThrow?: (error: unknown) => void,
+): ControlPort {
   const { port1, port2 } = new MessageChannel();
   const groups = new Set<number>();
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   const send = (message: HostControlMessage) => port1.postMessage(message);
-  const receive = (message: unknown) => {
+  const receive = guardListener((message: unknown) => {
     if (!isWorkerControlMessage(message)) return;
     if (message.type === 'started') markStarted();
     else if (message.type === 'process-group') groups.add(message.pgid);
-    listener?.(message);
-    if (message.type === 'sync') send({ type: 'synced', id: message.id });
-  };
+    try {
+      listener?.(message);
+    } finally {
+      if (message.type === 'sync') send({ type: 'synced', id: message.id });
+    }
+  }, onThrow);
   port1.on('message', receive);
-  const drain = () => takeQueued(port1, receive);
+  // A report the host cannot deserialize (nested too deep for its stack) is no report; say so rather than drop it silently.
+  port1.on(
+    'messageerror',
+    guardListener((error: unknown) => onThrow?.(error)),
+  );
+  const drain = guardListener(() => takeQueued(port1, receive), onThrow);
   return {
     workerPort: port2,
     started,

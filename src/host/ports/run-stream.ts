@@ -5,13 +5,27 @@ import {
   type ChannelDecl,
   type ChannelState,
 } from '../../contracts/channels.js';
-import { NoticeSchema, type Notice } from '../../contracts/notice.js';
+import { measureNotice, NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
+import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
 import type { ChannelOutput, EmbeddingSinks } from '../host-types.js';
 
 /** How many violations a run keeps verbatim; the rest are counted. */
 const MAX_VIOLATIONS = 100;
+/** Characters one violation text keeps: it may quote leaf text (a channel name of a megabyte). */
+export const VIOLATION_CHARS = 1024;
+/** The longest per-write mimetype accepted: RFC 6838 caps type and subtype at 127 characters each. */
+export const MIMETYPE_CHARS = 255;
+
+/** What a run's stream may hold besides channel text (bytes); see `limits` in docs/faults.md. */
+export interface StreamBudgets {
+  readonly noticeBytes: number;
+  readonly violationBytes: number;
+}
+
+const UNBOUNDED: StreamBudgets = { noticeBytes: Infinity, violationBytes: Infinity };
 
 /**
  * The stream of one run, seeded from the executor's declared channels (state `defaultState`
@@ -24,6 +38,9 @@ export class RunStream {
   readonly notices: Notice[] = [];
   readonly violations: string[] = [];
   private dropped = 0;
+  private violationBytes = 0;
+  private noticeBytes = 0;
+  private noticesDropped = 0;
   private sealed = false;
   private budget: OutputBudget | undefined;
   private onOverflow: (() => void) | undefined;
@@ -31,6 +48,7 @@ export class RunStream {
   constructor(
     decls: Readonly<Record<string, ChannelDecl>>,
     private readonly sinks: EmbeddingSinks = {},
+    private readonly budgets: StreamBudgets = UNBOUNDED,
   ) {
     for (const [name, decl] of Object.entries(decls)) {
       this.channels[name] = { mimetype: decl.mimetype, state: decl.defaultState ?? 'active', text: '', parts: [] };
@@ -52,16 +70,22 @@ export class RunStream {
     const output = this.accepting('write', channel);
     if (!output) return;
     if (typeof chunk !== 'string')
-      return this.violate(`write to ${String(channel)}: chunk must be a string, received ${typeof chunk}`);
+      return this.violate(`write to ${channel as string}: chunk must be a string, received ${typeof chunk}`);
     if (mimetype !== undefined && (typeof mimetype !== 'string' || mimetype === '')) {
       return this.violate(
-        `write to ${String(channel)}: mimetype must be a non-empty string, received ${JSON.stringify(mimetype) ?? typeof mimetype}`,
+        `write to ${channel as string}: mimetype must be a non-empty string, received ${describeLeafValue(mimetype)}`,
       );
     }
-    const text = this.withinBudget(chunk);
-    if (text === '' && chunk !== '') return;
+    if (typeof mimetype === 'string' && mimetype.length > MIMETYPE_CHARS)
+      return this.violate(
+        `write to ${channel as string}: mimetype is ${mimetype.length} characters, over ${MIMETYPE_CHARS}; the write was refused`,
+      );
     const type = mimetype ?? output.parts.at(-1)?.mimetype ?? output.mimetype;
     const last = output.parts.at(-1);
+    // A part a per-write mimetype starts costs that mimetype too: alternating mimetypes cannot hold more than the cap.
+    if (mimetype !== undefined && !(last && last.mimetype === type) && this.withinBudget(type) !== type) return;
+    const text = this.withinBudget(chunk);
+    if (text === '' && chunk !== '') return;
     if (last && last.mimetype === type) last.text += text;
     else output.parts.push({ mimetype: type, text });
     output.text += text;
@@ -75,12 +99,10 @@ export class RunStream {
     if (!output) return;
     const parsed = v.safeParse(ChannelStateSchema, state);
     if (!parsed.success)
-      return this.violate(
-        `setState on ${String(channel)}: ${JSON.stringify(state) ?? typeof state} is not a channel state`,
-      );
+      return this.violate(`setState on ${channel as string}: ${describeLeafValue(state)} is not a channel state`);
     if (!isLegalTransition(output.state, parsed.output)) {
       return this.violate(
-        `setState on ${String(channel)}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
+        `setState on ${channel as string}: ${output.state} ⇒ ${parsed.output} is not allowed (only active ⇒ closed or errored)`,
       );
     }
     this.applyState(channel as string, output, parsed.output);
@@ -91,6 +113,15 @@ export class RunStream {
     if (this.sealed) return this.violate('emit after run() settled');
     const parsed = v.safeParse(NoticeSchema, notice);
     if (!parsed.success) return this.violate(`emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
+    const bytes = measureNotice(parsed.output);
+    if (this.noticeBytes + bytes > this.budgets.noticeBytes) {
+      if (this.noticesDropped++ === 0)
+        this.violate(
+          `emit: notices past limits.noticeBytes ${this.budgets.noticeBytes} are dropped (the first was ${bytes} bytes)`,
+        );
+      return;
+    }
+    this.noticeBytes += bytes;
     this.notices.push(parsed.output);
     this.forward('emit', () => this.sinks.emit?.(parsed.output));
   }
@@ -108,10 +139,25 @@ export class RunStream {
     }
   }
 
-  /** Records a violation the host found elsewhere (an invalid interaction, say). */
+  /**
+   * Records a violation the host found elsewhere (an invalid interaction, say). Each text is
+   * cut to {@link VIOLATION_CHARS}; past {@link MAX_VIOLATIONS} violations or
+   * `violationBytes` of text, the last entry counts the rest.
+   */
   violate(message: string): void {
-    if (this.violations.length < MAX_VIOLATIONS) this.violations.push(message);
-    else this.violations[MAX_VIOLATIONS - 1] = `… and ${++this.dropped + 1} more violations`;
+    const text = clipText(message, VIOLATION_CHARS);
+    if (this.dropped > 0) {
+      this.violations[this.violations.length - 1] = `… and ${++this.dropped} more violations`;
+      return;
+    }
+    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + text.length <= this.budgets.violationBytes) {
+      this.violations.push(text);
+      this.violationBytes += text.length;
+      return;
+    }
+    // The list is full: its last entry becomes the count of everything not kept.
+    if (this.violations.length >= MAX_VIOLATIONS) this.dropped = this.violations.pop() === undefined ? 0 : 1;
+    this.violations.push(`… and ${++this.dropped} more violations`);
   }
 
   /** What of `chunk` the output cap lets through ('' once it is spent). */
@@ -127,7 +173,7 @@ export class RunStream {
     if (this.sealed) return void this.violate(`${sink} after run() settled`);
     if (typeof channel !== 'string' || !Object.hasOwn(this.channels, channel)) {
       return void this.violate(
-        `${sink} to undeclared channel ${JSON.stringify(channel) ?? typeof channel} (declared: ${Object.keys(this.channels).join(', ')})`,
+        `${sink} to undeclared channel ${describeLeafValue(channel)} (declared: ${Object.keys(this.channels).join(', ')})`,
       );
     }
     const output = this.channels[channel]!;
@@ -147,7 +193,7 @@ export class RunStream {
       call();
     } catch (error) {
       this.violate(
-        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : String(error)}`,
+        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : describeThrow(error)}`,
       );
     }
   }

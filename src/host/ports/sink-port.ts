@@ -1,14 +1,16 @@
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { expose, type Endpoint } from 'comlink';
-import { takeQueued } from '../../runtime/port-queue.js';
 import * as v from 'valibot';
+import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
+import { takeQueued } from '../../runtime/port-queue.js';
 import {
   ClientInteractionRequestSchema,
   ClientInteractionResolutionSchema,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
-import type { SinkApi, SinkCall, SinkWrite } from '../../contracts/protocol.js';
+import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
+import { serializeError } from '../../contracts/serialized-error.js';
 import type { EmbeddingSinks } from '../host-types.js';
 import type { RunStream } from './run-stream.js';
 
@@ -36,13 +38,20 @@ export interface SinkPort {
   close(): void;
 }
 
+/** What a message on the sink port asks for, by its name: the only calls a leaf can make. */
+type Handler = (message: readonly unknown[]) => void;
+
 /**
- * Exposes a run's sinks over a new MessagePort: `write`/`setState`/`emit` arrive as bare
- * {@link SinkCall} arrays or {@link SinkWrite} strings, the rest as comlink calls. Both are
- * handled synchronously for each message, in arrival order, so every call lands in the order
- * the leaf made it and `flush` answers only after all of them.
- * `interact` and `entry` round-trip to the embedding service's sinks; a malformed request
- * or answer rejects in the leaf and is recorded.
+ * Serves a run's sinks over a new MessagePort: `write`/`setState`/`emit` arrive as bare
+ * {@link SinkCall} arrays or {@link SinkWrite} strings, `interact`/`entry`/`flush` as
+ * {@link SinkRequest} arrays answered with a {@link SinkAnswer}. A message's name is looked
+ * up as an own property of a null-prototype table of those six calls; anything else a leaf
+ * posts on its port (a comlink message walking `constructor.constructor`, a forged answer) is
+ * dropped and recorded, so no property path of any host object is ever reached. Every
+ * message is handled synchronously, in arrival order, so every call lands in the order the
+ * leaf made it and `flush` answers only after all of them. `interact` and `entry`
+ * round-trip to the embedding service's sinks; a malformed request or answer rejects in the
+ * leaf and is recorded. No listener throws: a failure is recorded as a violation.
  */
 export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): SinkPort {
   const { port1, port2 } = new MessageChannel();
@@ -57,7 +66,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
         throw refuse(stream, `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`);
       const answer: unknown = sinks.interact
         ? await sinks.interact(parsed.output)
-        : ({ outcome: 'declined' } satisfies ClientInteractionResolution);
+        : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
       const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
       if (!resolution.success) {
         throw refuse(
@@ -78,10 +87,36 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       return address;
     },
   };
-  // One listener sees every message in arrival order: bare arrays and strings are
-  // fire-and-forget calls, anything else goes to comlink. comlink never sees the (many)
-  // writes, which it would parse.
-  let comlink: ((event: { data: unknown }) => void) | undefined;
+  const reply = (answer: SinkAnswer) => {
+    try {
+      port1.postMessage(answer);
+    } catch (error) {
+      stream.violate(`the host could not answer a sink call: ${describeThrow(error)}`);
+    }
+  };
+  // Answers a request once `call` settles; the leaf's awaited promise resolves or rejects with it.
+  const answered =
+    (call: (args: readonly unknown[]) => unknown): Handler =>
+    (message) => {
+      const id = message[1];
+      if (typeof id !== 'number' || !Number.isSafeInteger(id))
+        return stream.violate(`sink port: dropped a ${String(message[0])} call without a numeric id`);
+      void Promise.resolve()
+        .then(() => call(message.slice(2)))
+        .then(
+          (value) => reply({ id, ok: true, value }),
+          (error: unknown) => reply({ id, ok: false, error: serializeError(error) }),
+        );
+    };
+  // Own properties of a null-prototype object: `constructor`, `__proto__` or `then` name nothing here.
+  const handlers: Record<string, Handler> = Object.assign(Object.create(null) as Record<string, Handler>, {
+    write: (m: readonly unknown[]) => api.write(m[1], m[2], m[3]),
+    setState: (m: readonly unknown[]) => api.setState(m[1], m[2]),
+    emit: (m: readonly unknown[]) => api.emit(m[1]),
+    interact: answered((args) => api.interact(args[0])),
+    entry: answered((args) => api.entry(args[0], args[1], args[2])),
+    flush: answered(() => api.flush()),
+  });
   // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
   let current: string | undefined;
   // Returns whether the message was a small write, after which taking the next queued one is worth it.
@@ -90,60 +125,53 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       applyShortWrite(stream, current, message);
       return message.length <= SMALL_WRITE;
     }
-    if (!Array.isArray(message)) {
-      comlink?.({ data: message });
+    const name: unknown = Array.isArray(message) ? message[0] : undefined;
+    if (typeof name !== 'string' || !Object.hasOwn(handlers, name)) {
+      stream.violate(`sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`);
       return false;
     }
-    const call = message as unknown as SinkCall;
-    applySinkCall(stream, call);
-    if (call[0] !== 'write') return true;
+    const call = message as readonly unknown[];
+    handlers[name]!(call);
+    if (name === 'emit') return isSmallNotice(call[1]);
+    if (name !== 'write') return name === 'setState';
     if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
     return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
   };
-  port1.on('message', (message: unknown) => {
-    // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
-    // listener walk): take what is already queued directly, a bounded number at a time.
-    let small = receive(message);
-    for (let i = 0; small && i < DRAIN_MAX; i++) {
-      const next = receiveMessageOnPort(port1);
-      if (next === undefined) break;
-      small = receive(next.message);
-    }
-  });
-  const endpoint: Endpoint = {
-    postMessage: (message, transfer) => port1.postMessage(message, transfer as never),
-    addEventListener: (_type, listener) => {
-      comlink = (event) =>
-        typeof listener === 'function' ? listener(event as never) : listener.handleEvent(event as never);
-    },
-    removeEventListener: () => {
-      comlink = undefined;
-    },
-  };
-  expose(api, endpoint);
-  return { workerPort: port2, drain: () => takeQueued(port1, receive), close: () => port1.close() };
-}
-
-/** Applies one `write`/`setState`/`emit` the leaf made; the stream validates the arguments. */
-function applySinkCall(stream: RunStream, call: SinkCall): void {
-  switch (call[0]) {
-    case 'write':
-      return stream.write(call[1], call[2], call[3]);
-    case 'setState':
-      return stream.setState(call[1], call[2]);
-    case 'emit':
-      return stream.emit(call[1]);
-    default:
-      return stream.violate(
-        `unknown sink call ${JSON.stringify((call as unknown[])[0]) ?? typeof (call as unknown[])[0]}`,
-      );
-  }
+  const failed = (error: unknown) => stream.violate(`the host's sink port listener failed: ${describeThrow(error)}`);
+  port1.on(
+    'message',
+    guardListener((message: unknown) => {
+      // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
+      // listener walk): take what is already queued directly, a bounded number at a time.
+      let small = receive(message);
+      for (let i = 0; small && i < DRAIN_MAX; i++) {
+        const next = receiveMessageOnPort(port1);
+        if (next === undefined) break;
+        small = receive(next.message);
+      }
+    }, failed),
+  );
+  // A message the host cannot deserialize (nested too deep for its stack) would be dropped in silence.
+  port1.on(
+    'messageerror',
+    guardListener((error: unknown) =>
+      stream.violate(`sink port: dropped a message the host could not deserialize: ${describeThrow(error)}`),
+    ),
+  );
+  const drain = guardListener(() => takeQueued(port1, receive), failed);
+  return { workerPort: port2, drain, close: () => port1.close() };
 }
 
 /** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
 function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
   if (channel === undefined) return stream.violate('a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
+}
+
+/** A notice cheap enough to take the next queued message after it: a short message and no data. */
+function isSmallNotice(notice: unknown): boolean {
+  const { message, data } = (notice ?? {}) as { message?: unknown; data?: unknown };
+  return typeof message === 'string' && message.length <= SMALL_WRITE && data === undefined;
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

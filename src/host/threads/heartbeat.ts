@@ -32,7 +32,9 @@ export function watchHeartbeat(options: {
     const now = performance.now();
     if (!running && now - posted > ackMs) {
       fired = true;
-      onSilent(`the worker thread did not acknowledge the run within ${ackMs}ms (the leaf did not finish loading)`);
+      onSilent(
+        `the worker thread did not acknowledge the run within loadTimeoutMs ${ackMs}ms (the leaf did not finish loading)`,
+      );
     } else if (running && now - lastHeard > unresponsiveMs) {
       fired = true;
       onSilent(

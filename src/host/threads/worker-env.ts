@@ -45,8 +45,9 @@ export function isCredentialName(name: string): boolean {
  * The baseline `process.env` of an executor thread: the host environment without `PLURNK_*`
  * keys and credential-looking names, plus the error-detail limit every thread needs
  * (SubprocessExecutor refuses to run without it), plus `owned`: the configuration keys the
- * leaf's own package ships in its `.env.defaults` (such as the wasm leaf's memory cap), with
- * their effective values. A run's own env replaces it inside the thread for that run.
+ * leaf's own package ships in its `.env.defaults` (such as the wasm leaf's memory cap) and its
+ * `PLURNK_EXECS_<TAG>_*` keys, with their effective values (see `packageOwnedEnv`). A run's
+ * own env replaces it inside the thread for that run, with the limit and `owned` kept beneath.
  */
 export function workerBaseEnv(
   hostEnv: NodeJS.ProcessEnv,
@@ -64,18 +65,28 @@ export function workerBaseEnv(
 }
 
 /**
- * The keys `packageName` declared in its `.env.defaults`, each with its effective value in
- * discovery's environment (an operator's value, else the package's floor). Policy keys stay
- * with discovery: a leaf has no use for them. Only a package's own keys reach its threads.
+ * A leaf's own configuration, with its effective values in discovery's environment (an
+ * operator's value, else the package's floor): the keys `packageName` declared in its
+ * `.env.defaults`, and every `PLURNK_EXECS_<TAG>_*` key of one of its registered tags (as 1.x
+ * leaves read theirs, e.g. `PLURNK_EXECS_SEARCH_SEARXNG_URL`; a tag has no `_`, so that prefix
+ * names exactly one tag). Policy keys stay with discovery: a leaf has no use for them. Only a
+ * package's own keys reach its threads.
  */
 export function packageOwnedEnv(
-  discovery: Pick<Discovery, 'env' | 'envDefaults'>,
+  discovery: Pick<Discovery, 'env' | 'envDefaults'> & Partial<Pick<Discovery, 'registry'>>,
   packageName: string,
 ): Record<string, string> {
   const owned: Record<string, string> = {};
   for (const { key, owner } of discovery.envDefaults ?? []) {
     const value = discovery.env?.[key];
     if (owner === packageName && value !== undefined && !Policy.isKey(key)) owned[key] = value;
+  }
+  const prefixes = [...(discovery.registry?.values() ?? [])]
+    .filter((entry) => entry.packageName === packageName)
+    .map((entry) => `${Policy.keyFor(entry.runtime)}_`);
+  for (const [key, value] of Object.entries(discovery.env ?? {})) {
+    const upper = key.toUpperCase();
+    if (value !== undefined && prefixes.some((prefix) => upper.startsWith(prefix))) owned[key] = value;
   }
   return owned;
 }

@@ -1,7 +1,17 @@
 import type { MessagePort, ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import { isWorkerControlMessage, type TaskReply, type WorkerBoot, type WorkerTask } from '../../contracts/protocol.js';
+import * as v from 'valibot';
+import {
+  isWorkerControlMessage,
+  TaskReplySchema,
+  type TaskReply,
+  type WorkerBoot,
+  type WorkerTask,
+} from '../../contracts/protocol.js';
+import { describeIssue } from '../../contracts/result.js';
 import { openControlPort } from '../ports/control-port.js';
+import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
@@ -32,7 +42,7 @@ export class WorkerHandle {
   runs = 0;
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
-  private readonly pool: Piscina<WorkerTask<MessagePort>, TaskReply>;
+  private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
   private readonly strayGroups = new Set<number>();
   private death: string | undefined;
   private terminated: Promise<void> | undefined;
@@ -62,16 +72,31 @@ export class WorkerHandle {
       void this.terminate();
     };
     // The 'error' event (before 'exit') says why: out of memory, or an error in the thread itself.
-    thread.once('error', (error: unknown) => crashed(describeThreadError(error)));
-    thread.once('exit', (code) => crashed(`the worker thread exited with code ${code}`));
+    // No listener may throw: a throw here would reach the host process's last-resort handler.
+    thread.once(
+      'error',
+      guardListener((error: unknown) => crashed(describeThreadError(error))),
+    );
+    thread.once(
+      'exit',
+      guardListener((code: number) => crashed(`the worker thread exited with code ${code}`)),
+    );
     // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
-    this.pool.on('error', (error: unknown) => crashed(describeThreadError(error)));
-    this.pool.on('message', (message: unknown) => {
-      if (!isWorkerControlMessage(message)) return;
-      if (message.type === 'process-group') this.strayGroups.add(message.pgid);
-      else if (message.type === 'fault')
-        crashed(`an error escaped the leaf between calls: ${message.error.name}: ${message.error.message}`);
-    });
+    this.pool.on(
+      'error',
+      guardListener((error: unknown) => crashed(describeThreadError(error))),
+    );
+    this.pool.on(
+      'message',
+      guardListener((message: unknown) => {
+        if (!isWorkerControlMessage(message)) return;
+        if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+        else if (message.type === 'fault')
+          crashed(
+            `an error escaped the leaf between calls: ${clipText(`${message.error.name}: ${message.error.message}`, 1024)}`,
+          );
+      }),
+    );
   }
 
   /** Why the thread is gone, or undefined while it lives. */
@@ -79,10 +104,24 @@ export class WorkerHandle {
     return this.death;
   }
 
-  /** Posts one task. Rejects only when the thread dies or is terminated before it answers. */
+  /**
+   * Posts one task. Rejects only when the thread dies or is terminated before it answers, or
+   * answers something that is no {@link TaskReply}: a leaf can forge the reply on the port it
+   * goes out on, so a malformed one poisons the thread (it is terminated) and rejects with a
+   * {@link MalformedReplyError}.
+   */
   post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
     if (this.death !== undefined) return Promise.reject(new Error(this.death));
-    return this.pool.run(task, { transferList }).then((reply: TaskReply) => {
+    return this.pool.run(task, { transferList }).then((raw: unknown) => {
+      const parsed = v.safeParse(TaskReplySchema, raw);
+      if (!parsed.success) {
+        const error = new MalformedReplyError(
+          `the worker thread answered a malformed task reply (${clipText(parsed.issues.map(describeIssue).join('; '), 512)}): ${describeLeafValue(raw)}; a leaf forged it or broke the protocol, and the thread was retired`,
+        );
+        void this.terminate(error.message);
+        throw error;
+      }
+      const reply = parsed.output as TaskReply;
       if (reply.ok || reply.stage !== 'load') this.loaded = true;
       return reply;
     });
@@ -130,5 +169,10 @@ export class WorkerHandle {
 function describeThreadError(error: unknown): string {
   if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
     return 'the worker thread ran out of JS heap (limits.heapMb) and died';
-  return `the worker thread failed: ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+  return `the worker thread failed: ${describeThrow(error)}`;
+}
+
+/** A thread answered a task with something that is no task reply: the thread is retired. */
+export class MalformedReplyError extends Error {
+  override name = 'MalformedReplyError';
 }

@@ -64,6 +64,25 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['spawns-grandchildren', ['spawns-grandchildren.processes']],
   ['child-ignores-sighup', ['child-ignores-sighup.processes']],
   ['child-escapes-setsid', ['child-escapes-setsid.processes']],
+  ['hijacks-sink-port', ['hijacks-sink-port.violations']],
+  [
+    'sends-unserializable-values',
+    ['sends-unserializable-values.undeclaredChannels', 'sends-unserializable-values.violations'],
+  ],
+  ['forges-task-reply', ['forges-task-reply.example', 'forges-task-reply.result', 'forges-task-reply.processes']],
+  ['resolves-deep-result', ['resolves-deep-result.example', 'resolves-deep-result.result']],
+  ['spins-at-import', ['spins-at-import.probe']],
+  [
+    'oversized-leaf-values',
+    [
+      'oversized-leaf-values.example',
+      'oversized-leaf-values.result',
+      'oversized-leaf-values.undeclaredChannels',
+      'oversized-leaf-values.violations',
+    ],
+    // It moves megabytes through its ports: on a loaded machine an aborted run may outlast the 300 ms grace.
+    ['oversized-leaf-values.signal'],
+  ],
   ['invalid-declarations', ['discovery', 'Broken.manifest']],
   ['hook-spins', ['discovery']],
   ['hook-exits', ['discovery']],
@@ -166,7 +185,7 @@ describe('plurnk-execs check (the command)', () => {
     );
     expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAIL$/);
     expect(stdout).toContain(
-      'run-throws example: https://plurnk.dev/problems/exec/executor-threw: run() threw: RangeError: run-throws gave up',
+      'run-throws example: https://problems.plurnk.xyz/scheme/exec/executor-threw: run() threw: RangeError: run-throws gave up',
     );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
     expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');

@@ -105,8 +105,8 @@ describe('plurnk-execs exec', () => {
     const { code, stderr } = await runCli(['exec', 'sh', 'exit 3']);
     expect(code).toBe(3);
     expect(stderr).toContain('── sh 500');
-    expect(stderr).toContain('problem: Nonzero exit (https://plurnk.dev/problems/sh/nonzero-exit)');
-    expect(stderr).toContain('  detail: sh exited with code 3');
+    expect(stderr).toContain('problem: Nonzero exit (https://problems.plurnk.xyz/executor/subprocess/nonzero-exit)');
+    expect(stderr).toContain("  detail: 'sh' exited with code 3.");
   });
 
   it('labels the lines of other channels', async () => {
@@ -248,6 +248,6 @@ describe('plurnk-execs doc, help and version', () => {
   it('prints the package version', async () => {
     const { code, stdout } = await runCli(['--version']);
     expect(code).toBe(0);
-    expect(stdout).toBe('0.1.0\n');
+    expect(stdout).toBe('1.5.0\n');
   });
 });

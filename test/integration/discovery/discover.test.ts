@@ -9,7 +9,7 @@ const voicesDir = realpathSync(fixture('mixed', 'voices-exec'));
 
 describe('discover over a node_modules holding one of everything', () => {
   test('registers exactly the exec leaves, scoped and unscoped, in discovery order', async () => {
-    const { registry, skipped, disabled } = await discover({ cwd: fixture('mixed'), env: {} });
+    const { registry, skipped, disabled } = await discover({ ancestors: false, cwd: fixture('mixed'), env: {} });
     // Not leaves: broken JSON, no package.json, another kind, an array kind, no plurnk block,
     // and dot entries (.bin, @acme/.hidden) even though they claim exec.
     expect([...registry.keys()]).toEqual(['cobol', 'yell', 'whisper', 'mutter', 'plain']);
@@ -18,14 +18,14 @@ describe('discover over a node_modules holding one of everything', () => {
   });
 
   test('finds the nearest node_modules from a directory deep inside the project', async () => {
-    const { registry } = await discover({ cwd: `${fixture('mixed')}/app/lib`, env: {} });
+    const { registry } = await discover({ ancestors: false, cwd: `${fixture('mixed')}/app/lib`, env: {} });
     expect([...registry.keys()]).toEqual(['cobol', 'yell', 'whisper', 'mutter', 'plain']);
   });
 
   test('an entry carries its declaration, owner, real directory, entry URL and attribution', async () => {
-    const { registry } = await discover({ cwd: fixture('mixed'), env: {} });
+    const { registry } = await discover({ ancestors: false, cwd: fixture('mixed'), env: {} });
     expect(registry.get('cobol')).toEqual({
-      tag: 'cobol',
+      runtime: 'cobol',
       glyph: '🗄',
       summary: 'Run a COBOL program.',
       invocation: {
@@ -37,16 +37,17 @@ describe('discover over a node_modules holding one of everything', () => {
       packageName: '@acme/acme-execs-cobol',
       packageDir: cobolDir,
       entryUrl: pathToFileURL(`${cobolDir}/index.js`).href,
-      attribution: ['@acme/widgets'],
+      // 1.x projects a declared string as written.
+      attribution: '@acme/widgets',
     });
     const yell = registry.get('yell');
     expect(yell?.glyph).toBe('');
     expect(yell?.entryUrl).toBe(pathToFileURL(`${voicesDir}/lib/main.js`).href);
-    expect(yell?.attribution).toBeNull();
+    expect(yell).not.toHaveProperty('attribution');
     expect(Object.isFrozen(yell)).toBe(true);
   });
 
-  test.each<[string, string | undefined]>([
+  test.each<[string, string]>([
     // docs/<tag>.md wins; an exact "# <tag>" first line and the blank line after it go.
     ['cobol', 'COBOL runs in **fixed** format.\n\n## Notes\n\nSee the manual.\n'],
     // CRLF docs work: the title is still recognised and the text comes back with \n.
@@ -55,19 +56,16 @@ describe('discover over a node_modules holding one of everything', () => {
     ['whisper', 'Inline whisper details.'],
     // A docs file without the title line is kept whole, and still wins over the inline field.
     ['mutter', 'Mutter has no title line.\n\n# mutter\n'],
-    // Neither: no details.
-    ['plain', undefined],
+    // Neither: '' (1.x's "no details").
+    ['plain', ''],
   ])('details of %s', async (tag, details) => {
-    const { registry } = await discover({ cwd: fixture('mixed'), env: {} });
+    const { registry } = await discover({ ancestors: false, cwd: fixture('mixed'), env: {} });
     expect(registry.get(tag)?.details).toBe(details);
   });
 
-  test('packageAttributions holds each package once, null when it declares none', async () => {
-    const { packageAttributions } = await discover({ cwd: fixture('mixed'), env: {} });
-    expect([...packageAttributions]).toEqual([
-      ['@acme/acme-execs-cobol', ['@acme/widgets']],
-      ['voices-exec', null],
-    ]);
+  test('packageAttributions holds each package that declares attribution once, and no other', async () => {
+    const { packageAttributions } = await discover({ ancestors: false, cwd: fixture('mixed'), env: {} });
+    expect([...packageAttributions]).toEqual([['@acme/acme-execs-cobol', ['@acme/widgets']]]);
   });
 
   test.each<[string, NodeJS.ProcessEnv, string[], string[], string[]]>([
@@ -76,21 +74,15 @@ describe('discover over a node_modules holding one of everything', () => {
       { PLURNK_EXECS_YELL: '0' },
       ['cobol', 'whisper', 'mutter', 'plain'],
       ['yell'],
-      ['@acme/acme-execs-cobol', 'voices-exec'],
+      ['@acme/acme-execs-cobol'],
     ],
-    [
-      'a lowercase false',
-      { plurnk_execs_cobol: 'false' },
-      ['yell', 'whisper', 'mutter', 'plain'],
-      ['cobol'],
-      ['voices-exec'],
-    ],
+    ['a lowercase false', { plurnk_execs_cobol: 'false' }, ['yell', 'whisper', 'mutter', 'plain'], ['cobol'], []],
     [
       'an allowlist',
       { PLURNK_EXECS_ONLY: 'mutter, COBOL' },
       ['cobol', 'mutter'],
       ['plain', 'whisper', 'yell'],
-      ['@acme/acme-execs-cobol', 'voices-exec'],
+      ['@acme/acme-execs-cobol'],
     ],
     [
       'an allowlist that drops a whole package',
@@ -110,7 +102,7 @@ describe('discover over a node_modules holding one of everything', () => {
   ])(
     'policy: %s removes tags from the registry into disabled (sorted)',
     async (_title, env, registered, disabledTags, packages) => {
-      const discovery = await discover({ cwd: fixture('mixed'), env });
+      const discovery = await discover({ ancestors: false, cwd: fixture('mixed'), env });
       expect([...discovery.registry.keys()]).toEqual(registered);
       expect(discovery.disabled).toEqual(disabledTags);
       expect([...discovery.packageAttributions.keys()]).toEqual(packages);
@@ -137,10 +129,10 @@ describe('discover over a node_modules holding one of everything', () => {
 
   test('the env defaults to process.env, and the supplied env is never mutated', async () => {
     const env = { PLURNK_EXECS_YELL: '0' };
-    const discovery = await discover({ cwd: fixture('mixed'), env });
+    const discovery = await discover({ ancestors: false, cwd: fixture('mixed'), env });
     expect(env).toEqual({ PLURNK_EXECS_YELL: '0' });
     expect(discovery.env).not.toBe(env);
-    const fromProcess = await discover({ cwd: fixture('mixed') });
+    const fromProcess = await discover({ ancestors: false, cwd: fixture('mixed') });
     expect(fromProcess.env.PLURNK_EXECS_ERROR_DETAIL_LIMIT).toBe(process.env.PLURNK_EXECS_ERROR_DETAIL_LIMIT);
   });
 });

@@ -9,7 +9,7 @@ const framework = { key: 'PLURNK_EXECS_ERROR_DETAIL_LIMIT', value: '512', owner:
 
 describe('package .env.defaults floors beneath the supplied env', () => {
   test('every floor is catalogued with its owner, in discovery order, after the framework’s own', async () => {
-    const { envDefaults } = await discover({ cwd: scenario, env: {} });
+    const { envDefaults } = await discover({ ancestors: false, cwd: scenario, env: {} });
     expect(envDefaults).toEqual([
       framework,
       { key: 'ACME_LOUD_VOLUME', value: '11', owner: '@acme/loud' },
@@ -64,7 +64,7 @@ describe('package .env.defaults floors beneath the supplied env', () => {
     ],
   ])('%s', async (_title, supplied, registered, disabled, expectedEnv) => {
     const before = { ...supplied };
-    const discovery = await discover({ cwd: scenario, env: supplied });
+    const discovery = await discover({ ancestors: false, cwd: scenario, env: supplied });
     expect([...discovery.registry.keys()]).toEqual(registered);
     expect(discovery.disabled).toEqual(disabled);
     for (const [key, value] of Object.entries(expectedEnv)) expect(discovery.env[key]).toBe(value);
@@ -72,18 +72,27 @@ describe('package .env.defaults floors beneath the supplied env', () => {
   });
 
   test('a key shipped by two packages fails hard naming both, first claimant first', async () => {
-    const error = await rejection(discover({ cwd: fixture('env-conflict'), env: {} }), 'invalid-env-defaults');
+    const error = await rejection(
+      discover({ ancestors: false, cwd: fixture('env-conflict'), env: {} }),
+      'invalid-env-defaults',
+    );
     expect(error.message).toContain(
       'SHARED_KEY is shipped by both "@acme/one" (SHARED_KEY=one) and "@acme/two" (SHARED_KEY=two)',
     );
   });
 
   test('a key an operator already set still conflicts: ownership, not the value, is the error', async () => {
-    await rejection(discover({ cwd: fixture('env-conflict'), env: { SHARED_KEY: 'mine' } }), 'invalid-env-defaults');
+    await rejection(
+      discover({ ancestors: false, cwd: fixture('env-conflict'), env: { SHARED_KEY: 'mine' } }),
+      'invalid-env-defaults',
+    );
   });
 
   test('a malformed file fails hard naming its owner and line', async () => {
-    const error = await rejection(discover({ cwd: fixture('env-malformed'), env: {} }), 'invalid-env-defaults');
+    const error = await rejection(
+      discover({ ancestors: false, cwd: fixture('env-malformed'), env: {} }),
+      'invalid-env-defaults',
+    );
     expect(error.message).toContain(
       'Invalid .env.defaults in package "@acme/sloppy", line 2: expected KEY=value; received "export BAD=2"',
     );

@@ -11,16 +11,17 @@ const untrusted = fixture('untrusted');
 
 describe('the trust gate runs before any package code or file beyond package.json', () => {
   test('with the gate on, withheld packages run nothing, are read no further, and are listed sorted', async () => {
-    const discovery = await discover({ cwd: untrusted, env: { PLURNK_PLUGINS_TRUSTED_ONLY: '@acme/allowed' } });
+    const discovery = await discover({
+      ancestors: false,
+      cwd: untrusted,
+      env: { PLURNK_PLUGINS_TRUSTED_ONLY: '@acme/allowed' },
+    });
     expect([...discovery.registry.keys()]).toEqual(['allowed', 'first']);
     expect(discovery.skipped).toEqual(['@acme/untrusted-hook', '@acme/untrusted-static', 'zz-untrusted']);
     // Had the hook run, discovery would have failed.
     // The withheld package's malformed .env.defaults was never read.
     expect(discovery.envDefaults.map((floor) => floor.owner)).toEqual(['@plurnk/plurnk-execs']);
-    expect([...discovery.packageAttributions]).toEqual([
-      ['@acme/allowed', null],
-      ['@plurnk/plurnk-execs-first', ['@plurnk/first']],
-    ]);
+    expect([...discovery.packageAttributions]).toEqual([['@plurnk/plurnk-execs-first', ['@plurnk/first']]]);
   });
 
   test.each<[string, string, string[]]>([
@@ -35,14 +36,14 @@ describe('the trust gate runs before any package code or file beyond package.jso
       ['@acme/untrusted-hook', '@acme/untrusted-static'],
     ],
   ])('%s', async (_title, gate, skipped) => {
-    const discovery = await discover({ cwd: untrusted, env: { PLURNK_PLUGINS_TRUSTED_ONLY: gate } });
+    const discovery = await discover({ ancestors: false, cwd: untrusted, env: { PLURNK_PLUGINS_TRUSTED_ONLY: gate } });
     expect(discovery.skipped).toEqual(skipped);
   });
 
   test.each([[{}], [{ PLURNK_PLUGINS_TRUSTED_ONLY: '' }], [{ PLURNK_PLUGINS_TRUSTED_ONLY: '0' }]])(
     'with the gate off (%j) everyone is trusted, so the broken package the gate withheld now fails discovery',
     async (env) => {
-      const error = await rejection(discover({ cwd: untrusted, env }), 'invalid-declaration');
+      const error = await rejection(discover({ ancestors: false, cwd: untrusted, env }), 'invalid-declaration');
       expect(error.message).toContain('package "@acme/untrusted-static"');
     },
   );

@@ -38,7 +38,7 @@ describe('cancellation across the thread', () => {
     controller.abort({ signal: 'SIGUSR1' });
     const out = await running;
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"signal":"SIGUSR1"}}');
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/wait-abort/cancelled');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/wait-abort/cancelled');
   });
 
   it('re-creates a DOMException reason in the worker', async () => {
@@ -61,7 +61,7 @@ describe('cancellation across the thread', () => {
     expect(out.result).toMatchObject({
       status: 499,
       problem: {
-        type: 'https://plurnk.dev/problems/exec/execution-cancelled',
+        type: 'https://problems.plurnk.xyz/scheme/exec/execution-cancelled',
         detail: 'the run did not settle within 300ms of its abort; its worker thread was terminated',
       },
     });
@@ -91,7 +91,10 @@ describe('cancellation across the thread', () => {
     const pgid = Number((await seen).trim());
     controller.abort();
     const out = await running;
-    expect(out.result).toMatchObject({ status: 499, problem: { type: 'https://plurnk.dev/problems/sh/cancelled' } });
+    expect(out.result).toMatchObject({
+      status: 499,
+      problem: { type: 'https://problems.plurnk.xyz/executor/subprocess/cancelled' },
+    });
     expect(survivors(pgid)).toEqual([]);
   });
 
@@ -104,7 +107,7 @@ describe('cancellation across the thread', () => {
   it('settles 504 execution-timeout past timeoutMs; a leaf that honours the signal sees the housekeeping reason', async () => {
     const out = await host.exec({ runtime: 'wait-abort', body: 'x', timeoutMs: 300 });
     expect(out.result.problem).toMatchObject({
-      type: 'https://plurnk.dev/problems/exec/execution-timeout',
+      type: 'https://problems.plurnk.xyz/scheme/exec/execution-timeout',
       status: 504,
     });
     expect(out.result.problem?.detail).toMatch(/settled within the grace period/);

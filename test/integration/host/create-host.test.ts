@@ -74,7 +74,7 @@ describe('createHost', () => {
     expect([...discovered.registry.keys()].sort()).toEqual([...byHand.registry.keys()].sort());
     for (const [tag, entry] of byHand.registry) {
       expect(discovered.registry.get(tag)).toMatchObject({
-        tag,
+        runtime: tag,
         packageName: entry.packageName,
         entryUrl: entry.entryUrl,
         glyph: entry.glyph,

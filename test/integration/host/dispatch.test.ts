@@ -31,7 +31,7 @@ describe('dispatch', () => {
       result: {
         status: 501,
         problem: {
-          type: 'https://plurnk.dev/problems/exec/runtime-not-registered',
+          type: 'https://problems.plurnk.xyz/scheme/exec/runtime-not-registered',
           title: 'Runtime not registered',
           status: 501,
           detail: 'no runtime "fortran" is registered; available: echo, echo-either, echo-literal, echo-target, spin',
@@ -49,7 +49,7 @@ describe('dispatch', () => {
   it('refuses a policy-disabled tag with 501 runtime-disabled', async () => {
     const out = await host.exec({ runtime: 'cobol', body: 'x' });
     expect(out.result.problem).toMatchObject({
-      type: 'https://plurnk.dev/problems/exec/runtime-disabled',
+      type: 'https://problems.plurnk.xyz/scheme/exec/runtime-disabled',
       status: 501,
     });
   });
@@ -71,7 +71,7 @@ describe('dispatch', () => {
   ])('refuses with 400 %s before effect()', async (code, request) => {
     const out = await host.exec(request);
     expect(out.result.status).toBe(400);
-    expect(out.result.problem?.type).toBe(`https://plurnk.dev/problems/exec/${code}`);
+    expect(out.result.problem?.type).toBe(`https://problems.plurnk.xyz/scheme/exec/${code}`);
     expect(out.effect).toBeNull();
   });
 

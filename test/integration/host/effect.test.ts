@@ -19,7 +19,7 @@ describe('effect() across the thread', () => {
   ])('refuses the run when effect() misbehaves (%s) and the tag works afterwards', async (target, code, detail) => {
     const out = await host.exec({ runtime: 'bad-effect', body: 'x', target });
     expect(out).toMatchObject({
-      result: { status: 500, problem: { type: `https://plurnk.dev/problems/exec/${code}`, detail } },
+      result: { status: 500, problem: { type: `https://problems.plurnk.xyz/scheme/exec/${code}`, detail } },
       effect: null,
       channels: {},
     });

@@ -6,10 +6,10 @@ import { fixture } from '../../helpers/discovery-fixtures.js';
 import { REPO } from '../../helpers/run-cli.js';
 
 // A service's boot beside third-party leaves it does not control: the common leaf (valid)
-// next to a package with one bad declaration and one with a misspelt manifest field.
+// next to a package with one bad declaration and one whose manifest declares no runtimes.
 const COMMON = realpathSync(path.join(REPO, 'node_modules', '@plurnk', 'plurnk-execs-common'));
 const BAD_DECLARATION = realpathSync(fixture('invalid', 'bad-declaration'));
-const TYPO = realpathSync(fixture('invalid', 'unknown-manifest-field'));
+const TYPO = realpathSync(fixture('invalid', 'neither-runtimes-nor-module'));
 const packageDirs = [COMMON, BAD_DECLARATION, TYPO];
 
 describe('invalid leaf packages beside valid ones', () => {
@@ -17,12 +17,12 @@ describe('invalid leaf packages beside valid ones', () => {
     // `fine` is declared by bad-declaration, so only the typo package (whose tags cannot be read) is excluded.
     const host = await createHost({ packageDirs, env: {}, tags: ['sh', 'fine'], onInvalidLeaf: 'skip' });
     try {
-      expect(host.discovery.invalid.map(({ packageName, excluded }) => ({ packageName, excluded }))).toEqual([
-        { packageName: 'unknown-manifest-field', excluded: true },
+      expect((host.discovery.invalid ?? []).map(({ packageName, excluded }) => ({ packageName, excluded }))).toEqual([
+        { packageName: 'neither-runtimes-nor-module', excluded: true },
         { packageName: 'bad-declaration', excluded: false },
       ]);
-      const [typo, bad] = host.discovery.invalid;
-      expect(typo!.errors.join('\n')).toMatch(/unknown-manifest-field[\s\S]*runtime/);
+      const [typo, bad] = host.discovery.invalid ?? [];
+      expect(typo!.errors.join('\n')).toMatch(/neither-runtimes-nor-module[\s\S]*plurnk\.runtimes is required/);
       expect(bad!.errors.join('\n')).toMatch(/broken[\s\S]*summary/);
       expect(host.discovery.registry.has('fine')).toBe(false);
       const out = await host.exec({ runtime: 'sh', body: 'echo served' });
@@ -35,15 +35,15 @@ describe('invalid leaf packages beside valid ones', () => {
   it('fail the boot by default, naming the package', async () => {
     await expect(createHost({ packageDirs, env: {} })).rejects.toMatchObject({
       code: 'invalid-declaration',
-      message: expect.stringContaining('unknown-manifest-field'),
+      message: expect.stringContaining('neither-runtimes-nor-module'),
     });
   });
 
   it('never fail the boot when policy excludes every tag the bad packages declare', async () => {
     const host = await createHost({ packageDirs, env: { PLURNK_EXECS_ONLY: 'sh' } });
     try {
-      expect(host.discovery.invalid.map(({ packageName, excluded }) => ({ packageName, excluded }))).toEqual([
-        { packageName: 'unknown-manifest-field', excluded: true },
+      expect((host.discovery.invalid ?? []).map(({ packageName, excluded }) => ({ packageName, excluded }))).toEqual([
+        { packageName: 'neither-runtimes-nor-module', excluded: true },
         { packageName: 'bad-declaration', excluded: true },
       ]);
       expect(host.availableRuntimes()).toEqual(['sh']);

@@ -17,7 +17,7 @@ describe('results at the thread boundary', () => {
     expect(out.result).toMatchObject({
       status: 500,
       problem: {
-        type: 'https://plurnk.dev/problems/exec/executor-threw',
+        type: 'https://problems.plurnk.xyz/scheme/exec/executor-threw',
         status: 500,
         detail: 'run() threw: LeafError: the leaf gave up',
         error: 'LeafError',
@@ -40,7 +40,7 @@ describe('results at the thread boundary', () => {
   ])('turns the invalid result of %s into 500 executor-invalid-result', async (body, detail) => {
     const out = await host.exec({ runtime: 'misbehave', body });
     expect(out.result.status).toBe(500);
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/executor-invalid-result');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/executor-invalid-result');
     expect(out.result.problem?.detail).toMatch(detail);
     expect(Object.values(out.channels).map((c) => c.state)).toEqual(['errored', 'errored']);
   });
@@ -55,7 +55,7 @@ describe('results at the thread boundary', () => {
     const out = await host.exec({ runtime: 'misbehave', body: 'fail-open' });
     expect(out.result).toMatchObject({
       status: 500,
-      problem: { type: 'https://plurnk.dev/problems/misbehave/went-wrong' },
+      problem: { type: 'https://problems.plurnk.xyz/misbehave/went-wrong' },
     });
     expect(out.channels.out).toMatchObject({ text: 'partial', state: 'errored' });
   });
@@ -63,7 +63,7 @@ describe('results at the thread boundary', () => {
   it('settles 500 when the thread dies during run(), keeping earlier output, and the tag works again', async () => {
     const out = await host.exec({ runtime: 'misbehave', body: 'exit' });
     expect(out.result.problem).toMatchObject({
-      type: 'https://plurnk.dev/problems/exec/executor-threw',
+      type: 'https://problems.plurnk.xyz/scheme/exec/executor-threw',
       detail: 'the worker thread died during run(): the worker thread exited with code 3',
     });
     expect(out.channels.out).toMatchObject({ text: 'about to exit', state: 'errored' });

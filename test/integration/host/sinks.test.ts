@@ -3,7 +3,7 @@ import { bootHost, type Host } from '../../../src/host/index.js';
 import type { ChannelState, ClientInteractionRequest } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
-// Sinks are comlink proxies over a MessagePort per run; these prove ordering, the flush
+// Sinks are proxied over a MessagePort per run; these prove ordering, the flush
 // barrier, the round-trips to the embedding service, and the host's refusals.
 describe('run sinks across the thread', () => {
   let host: Host;
@@ -39,13 +39,15 @@ describe('run sinks across the thread', () => {
       sinks: {
         interact: async (request) => {
           asked.push(request);
-          return { outcome: 'accepted', payload: { answer: 42 } };
+          return { status: 'resolved', payload: { answer: 42 } };
         },
       },
     });
-    expect(asked).toEqual([{ kind: 'confirm', prompt: 'deploy now?', payload: { asked: true } }]);
+    expect(asked).toEqual([
+      { toolName: 'confirm', arguments: { asked: true }, message: 'deploy now?', responseSchema: { type: 'object' } },
+    ]);
     expect(JSON.parse(out.channels.results!.text)).toEqual({
-      resolution: { outcome: 'accepted', payload: { answer: 42 } },
+      resolution: { status: 'resolved', payload: { answer: 42 } },
       hasEntry: false,
       address: null,
     });
@@ -59,8 +61,8 @@ describe('run sinks across the thread', () => {
       sinks: {
         write: (_channel, chunk) => void events.push(`write ${chunk}`),
         interact: async (request) => {
-          events.push(`interact ${request.prompt}`);
-          return { outcome: 'accepted' };
+          events.push(`interact ${request.message}`);
+          return { status: 'resolved' };
         },
       },
     });
@@ -68,9 +70,9 @@ describe('run sinks across the thread', () => {
     expect(events).toEqual(['write asking;', 'interact go on?', 'write answered']);
   });
 
-  it('declines an interaction when the embedding service has no interact sink', async () => {
+  it('answers cancelled, as 1.x does, when the embedding service has no interact sink', async () => {
     const out = await host.exec({ runtime: 'ask', body: 'anyone?' });
-    expect(JSON.parse(out.channels.results!.text).resolution).toEqual({ outcome: 'declined' });
+    expect(JSON.parse(out.channels.results!.text).resolution).toEqual({ status: 'cancelled' });
   });
 
   it('offers entry only when the embedding service does, and returns its address', async () => {
@@ -79,7 +81,7 @@ describe('run sinks across the thread', () => {
       runtime: 'ask',
       body: 'save?',
       sinks: {
-        interact: async () => ({ outcome: 'declined' }),
+        interact: async () => ({ status: 'cancelled' }),
         entry: async (path, content, opts) => {
           entries.push({ path, content, opts });
           return 'known:///notes/answer.md';
@@ -87,7 +89,7 @@ describe('run sinks across the thread', () => {
       },
     });
     expect(entries).toEqual([
-      { path: 'notes/answer.md', content: '{"outcome":"declined"}', opts: { tags: ['answer'] } },
+      { path: 'notes/answer.md', content: '{"status":"cancelled"}', opts: { tags: ['answer'] } },
     ]);
     expect(JSON.parse(out.channels.results!.text)).toMatchObject({
       hasEntry: true,
@@ -100,11 +102,11 @@ describe('run sinks across the thread', () => {
     const out = await host.exec({
       runtime: 'ask',
       body: 'malformed',
-      sinks: { interact: async () => ((called = true), { outcome: 'accepted' }) },
+      sinks: { interact: async () => ((called = true), { status: 'resolved' }) },
     });
     expect(called).toBe(false);
     expect(JSON.parse(out.channels.results!.text).error).toMatch(/interact: invalid request/);
-    expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*kind/)]);
+    expect(out.violations).toEqual([expect.stringMatching(/^interact: invalid request.*toolName/)]);
   });
 
   it('refuses writes and state changes for undeclared channels, and forwards only what it accepted', async () => {
@@ -161,9 +163,9 @@ describe('run sinks across the thread', () => {
       body: 'bad-notice',
       sinks: { emit: (notice) => void emitted.push(notice) },
     });
-    expect(out.notices).toEqual([{ kind: 'progress', message: 'half', progress: 0.5 }]);
+    expect(out.notices).toEqual([{ source: 'search', kind: 'search_progress', level: 'info', message: 'half' }]);
     expect(emitted).toEqual(out.notices);
-    expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(kind: /)]);
+    expect(out.violations).toEqual([expect.stringMatching(/^emit: invalid notice \(level: /)]);
   });
 
   it('records an embedding sink that throws without breaking the run', async () => {

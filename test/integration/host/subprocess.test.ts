@@ -81,8 +81,11 @@ describe('SubprocessExecutor through the host', () => {
     const marker = join(scratch, 'must-not-exist');
     const out = await host.exec({ runtime: 'sh', body: `touch ${marker}`, signal: controller.signal });
     // The leaf's own 499 (`cancelled`), not the host's forced end: the leaf saw the abort first.
-    expect(out.result).toMatchObject({ status: 499, problem: { detail: 'cancelled before the process was started' } });
-    expect(out.result.problem?.type).toMatch(/\/sh\/cancelled$/);
+    expect(out.result).toMatchObject({
+      status: 499,
+      problem: { detail: "Execution of 'sh' was cancelled before it started." },
+    });
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/executor/subprocess/cancelled');
     expect(existsSync(marker)).toBe(false);
   });
 });

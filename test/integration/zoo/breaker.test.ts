@@ -37,7 +37,7 @@ describe('the crash-loop breaker', () => {
     expect(degraded.effect).toBeNull();
     expect(degraded.channels).toEqual({});
     expect(degraded.result.problem).toMatchObject({
-      type: 'https://plurnk.dev/problems/exec/runtime-degraded',
+      type: 'https://problems.plurnk.xyz/scheme/exec/runtime-degraded',
       status: 503,
       lastCrash: 'the worker thread exited with code 3',
     });
@@ -68,7 +68,7 @@ describe('the crash-loop breaker', () => {
       const second = await host.exec({ runtime, body: 'fault' });
       expect(host.availability(runtime)?.degraded?.reason).toBe(second.result.problem?.detail);
       expect((await host.exec({ runtime, body: 'ok' })).result.problem?.type).toBe(
-        'https://plurnk.dev/problems/exec/runtime-degraded',
+        'https://problems.plurnk.xyz/scheme/exec/runtime-degraded',
       );
     }
   });

@@ -54,7 +54,7 @@ describe('the zoo: output faults', () => {
     const running = host.exec({ runtime: 'sh', body: 'echo $$; exec yes', sinks: recorder.sinks });
     const pgid = Number((await recorder.firstWrite).split('\n')[0]);
     const out = await running;
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/output-limit-exceeded');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/output-limit-exceeded');
     const text = out.channels.stdout!.text;
     expect(Buffer.byteLength(text)).toBe(CAP);
     expect(text).toBe(`${pgid}\n${'y\n'.repeat(CAP)}`.slice(0, CAP));

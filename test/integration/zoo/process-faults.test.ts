@@ -90,7 +90,7 @@ describe('the zoo: processes left behind', () => {
       controller.abort();
       const out = await running;
       expect(out.result.problem).toMatchObject({
-        type: 'https://plurnk.dev/problems/exec/execution-cancelled',
+        type: 'https://problems.plurnk.xyz/scheme/exec/execution-cancelled',
         status: 499,
       });
       expect(out.channels.out).toMatchObject({ text: String(pgid), state: 'errored' });

@@ -147,7 +147,7 @@ describe('the zoo: faults inside run()', () => {
       body: 'fault',
       env: { ...process.env, ZOO_RUN: marker },
     });
-    expect(out.result.problem?.type).toBe('https://plurnk.dev/problems/exec/executor-unresponsive');
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/executor-unresponsive');
     expect(out.channels.out!.text).toBe('before the fault');
     // The documented limit: execSync's child is in the host's own group, unreported. It is
     // still running — so the run did not wait for the blocked thread to go — and the test ends it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Results, validateResult } from '../../../src/index.js';
 
 const problem = (status: number, code = 'nonzero-exit') => ({
-  type: `https://plurnk.dev/problems/sh/${code}`,
+  type: `https://problems.plurnk.xyz/executor/subprocess/${code}`,
   title: 'Nonzero exit',
   status,
   detail: 'sh exited with code 3',
@@ -20,7 +20,20 @@ describe('validateResult', () => {
       { status: 499, problem: { ...problem(499, 'cancelled'), recovery: 'retry', facts: { a: [1, null] } } },
     ],
     ['a problem with an instance', { status: 400, problem: { ...problem(400), instance: 'sh:///1/2/3' } }],
-    ['what Results.failure builds', Results.failure('sh', 'spawn-failed', 500, 'no such binary')],
+    ['what Results.failure builds', Results.failure('executor:subprocess', 'spawn-failed', 500, 'no such binary')],
+    ['a field of the scheme’s own (1.x)', { status: 200, output: 'x', rows: [{ a: 1 }] }],
+    [
+      'a problem type that is any absolute URI (1.x)',
+      { status: 500, problem: { ...problem(500), type: 'urn:acme:oops' } },
+    ],
+    [
+      'an extension left undefined (1.x errorCode: err.code)',
+      { status: 500, problem: { ...problem(500), errorCode: undefined } },
+    ],
+    [
+      'scopeNormalizations (1.x)',
+      { status: 200, scopeNormalizations: [{ requested: [1, 2, 3], canonical: [1, 2, 3, 4] }] },
+    ],
   ])('accepts %s', (_name, value) => {
     const verdict = validateResult(value);
     expect(verdict).toEqual({ ok: true, result: value });
@@ -38,16 +51,17 @@ describe('validateResult', () => {
     ['a problem whose status disagrees', { status: 500, problem: problem(502) }, /problem\.status must equal status/],
     ['a problem status below 400', { status: 500, problem: problem(300) }, /problem\.status/],
     ['an error field', { status: 500, error: 'boom' }, /error: results carry failures as `problem`/],
-    ['an unknown field', { status: 200, output: 'x' }, /output/],
+    ['a field that is not JSON', { status: 200, output: new Date(0) }, /result field "output" must be plain JSON/],
+    ['empty scopeNormalizations', { status: 200, scopeNormalizations: [] }, /scopeNormalizations/],
+    [
+      'scopeNormalizations that change the requested prefix',
+      { status: 200, scopeNormalizations: [{ requested: [1, 2, 3], canonical: [1, 9, 3, 4] }] },
+      /requested ones as their prefix/,
+    ],
     [
       'a relative problem type',
       { status: 500, problem: { ...problem(500), type: '/problems/nonzero-exit' } },
       /absolute URI/,
-    ],
-    [
-      'a problem type without a code',
-      { status: 500, problem: { ...problem(500), type: 'https://plurnk.dev/problems/' } },
-      /end in \/<code>/,
     ],
     ['an empty title', { status: 500, problem: { ...problem(500), title: '' } }, /title/],
     ['a missing detail', { status: 500, problem: { type: problem(500).type, title: 'x', status: 500 } }, /detail/],

@@ -4,7 +4,7 @@ import { humaniseCode, problemCode, Results, validateResult } from '../../../src
 describe('Results.failure', () => {
   it('builds an RFC 9457 problem whose type ends in the code and whose status agrees', () => {
     const result = Results.failure(
-      'sh',
+      'executor:subprocess',
       'nonzero-exit',
       500,
       'sh exited with code 3',
@@ -15,7 +15,7 @@ describe('Results.failure', () => {
       status: 500,
       exitCode: 3,
       problem: {
-        type: 'https://plurnk.dev/problems/sh/nonzero-exit',
+        type: 'https://problems.plurnk.xyz/executor/subprocess/nonzero-exit',
         title: 'Nonzero exit',
         status: 500,
         detail: 'sh exited with code 3',
@@ -26,10 +26,13 @@ describe('Results.failure', () => {
     expect(problemCode(result.problem.type)).toBe('nonzero-exit');
   });
 
-  it('keeps a scoped package owner inside one URI segment', () => {
-    const { problem } = Results.failure('@acme/execs-cobol', 'cobol-error', 500, 'x');
-    expect(problem.type).toBe('https://plurnk.dev/problems/%40acme%2Fexecs-cobol/cobol-error');
-    expect(new URL(problem.type).pathname.split('/')).toHaveLength(4);
+  it('turns each colon of the owner into a path segment, as 1.x', () => {
+    expect(Results.failure('scheme:exec', 'runtime-disabled', 501, 'x').problem.type).toBe(
+      'https://problems.plurnk.xyz/scheme/exec/runtime-disabled',
+    );
+    expect(Results.failure('sh', 'nonzero-exit', 500, 'x').problem.type).toBe(
+      'https://problems.plurnk.xyz/sh/nonzero-exit',
+    );
   });
 
   it('does not let an extension override the reserved members', () => {
@@ -42,6 +45,9 @@ describe('Results.failure', () => {
     ['a status below 400', () => Results.failure('sh', 'x', 399, 'd'), /400–599/],
     ['a status above 599', () => Results.failure('sh', 'x', 600, 'd'), /400–599/],
     ['a code with capitals', () => Results.failure('sh', 'Bad', 500, 'd'), /lowercase-hyphenated/],
+    ['a scoped package as owner', () => Results.failure('@acme/execs-cobol', 'x', 500, 'd'), /owner must match/],
+    ['a tag with a dot as owner', () => Results.failure('alias.tool', 'x', 500, 'd'), /"alias\.tool"/],
+    ['an empty owner segment', () => Results.failure('executor:', 'x', 500, 'd'), /owner must match/],
     ['a success status of 400', () => Results.success(400), /100–399/],
   ])('refuses %s', (_name, build, message) => {
     expect(build).toThrow(message);

@@ -2,15 +2,14 @@ import { describe, expect, test } from 'vitest';
 import { Advertise, NO_EXECS_NOTICE, type RegistryEntry } from '../../../src/index.js';
 
 const entry = (tag: string): RegistryEntry => ({
-  tag,
+  runtime: tag,
   glyph: '',
   summary: `Run ${tag}.`,
   invocation: { body: { role: 'input', required: true }, exclusive: false, example: { body: 'x' } },
-  details: undefined,
+  details: '',
   packageName: `@test/${tag}`,
   packageDir: `/x/${tag}`,
   entryUrl: `file:///x/${tag}/index.js`,
-  attribution: null,
 });
 const registry = new Map(['sh', 'jq', 'sqlite'].map((tag) => [tag, entry(tag)]));
 
@@ -21,7 +20,7 @@ describe('Advertise (frozen 1.x compatibility)', () => {
     ['nothing permitted gives the notice', () => false, [], NO_EXECS_NOTICE],
   ])('%s', (_title, isPermitted, tags, notice) => {
     const { permitted, notice: got } = Advertise.contribute(registry, isPermitted);
-    expect(permitted.map((e) => e.tag)).toEqual(tags);
+    expect(permitted.map((e) => e.runtime)).toEqual(tags);
     expect(got).toBe(notice);
   });
 

@@ -7,9 +7,9 @@ import {
 } from '../../../src/index.js';
 
 /** A source as discovery would produce it: validated and normalized. */
-function source(decl: Record<string, unknown>, details?: string): ToolDocumentSource {
+function source(decl: Record<string, unknown>, details = ''): ToolDocumentSource {
   const valid = validateRuntimeDecl(decl, { packageName: '@test/docs' });
-  return { tag: valid.name, summary: valid.summary, invocation: valid.invocation, details };
+  return { runtime: valid.name, summary: valid.summary, invocation: valid.invocation, details };
 }
 
 const sh = source(
@@ -120,7 +120,7 @@ describe('a general runtime document', () => {
   test('details come after the framework sections and never before them', () => {
     const { runtime } = renderToolDocument(sh);
     expect(runtime.markdown.indexOf('## Environment')).toBeGreaterThan(runtime.markdown.indexOf('## Invocation'));
-    expect(renderToolDocument({ ...sh, details: undefined }).runtime.markdown).not.toContain('Environment');
+    expect(renderToolDocument({ ...sh, details: '' }).runtime.markdown).not.toContain('Environment');
   });
 });
 

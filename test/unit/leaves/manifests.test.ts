@@ -39,7 +39,7 @@ describe('built-in leaf packages', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.exports?.['.']).toEqual({ types: './dist/index.d.ts', default: './dist/index.js' });
     expect(Object.keys(pkg.exports?.['.'] as object)[0]).toBe('types');
-    expect(pkg.peerDependencies).toEqual({ '@plurnk/plurnk-execs': '*' });
+    expect(pkg.peerDependencies).toEqual({ '@plurnk/plurnk-execs': '^1.5.0' });
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'docs']));
     expect(pkg.plurnk.kind).toBe('exec');
   });

@@ -31,12 +31,12 @@ export class CommonExecutor extends SubprocessExecutor {
   }
 
   /** The binary that runs this tag: the first of the recipe's binaries on PATH, else the preferred one. */
-  override get binary(): string {
+  protected override get binary(): string {
     return findOnPath(this.#recipe.binaries, process.env.PATH)?.name ?? this.#recipe.binaries[0]!;
   }
 
   /** The tag's recipe: inline body, or the target as the program with the body as its stdin. */
-  override spawnArgs(_runtime: string, body: string, target: string | null): SpawnArgs {
+  protected override spawnArgs(_runtime: string, body: string, target: string | null): SpawnArgs {
     const cmd = this.binary;
     if (target !== null && target !== '') {
       const args = this.#recipe.program(target);

@@ -1,11 +1,4 @@
-import {
-  CommandSyntaxError,
-  ErrorDetail,
-  PlurnkExecsError,
-  probeBinary,
-  Results,
-  SubprocessExecutor,
-} from '@plurnk/plurnk-execs';
+import { CommandSyntaxError, PlurnkExecsError, probeBinary, SubprocessExecutor } from '@plurnk/plurnk-execs';
 import type { ExecArgs, ExecResult, ExecutorOptions, RuntimeAvailability, SpawnArgs } from '@plurnk/plurnk-execs';
 import { readGitCommand } from './git-command.js';
 import { withoutRepositoryEnv } from './repository-env.js';
@@ -28,15 +21,19 @@ export class GitExecutor extends SubprocessExecutor {
     }
   }
 
-  /** Always `git`, whatever the tag (the base class would use the tag's name). */
-  override get binary(): string {
+  /** Always `git`, as 1.x declares it. */
+  protected override get binary(): string {
     return 'git';
   }
 
-  /** `git [-C target] words…`. @throws CommandSyntaxError when the body is not one git command. */
-  override spawnArgs(_runtime: string, body: string, target: string | null): SpawnArgs {
+  /**
+   * `git [-C target] words…`.
+   *
+   * @throws CommandSyntaxError, with its recovery, when the body is not one git command.
+   */
+  protected override spawnArgs(_runtime: string, body: string, target: string | null): SpawnArgs {
     const command = readGitCommand(body);
-    if (!command.ok) throw new CommandSyntaxError(command.reason);
+    if (!command.ok) throw new CommandSyntaxError(command.reason, command.recovery);
     const args = target !== null && target !== '' ? ['-C', target, ...command.words] : command.words;
     return { cmd: 'git', args, useShell: false };
   }
@@ -48,25 +45,9 @@ export class GitExecutor extends SubprocessExecutor {
     return { available: false, detail: `${verdict.detail} (install: apt-get install git)` };
   }
 
-  /** Refuses a body that is not one git command, else runs it with the repository env stripped. */
-  override async run(args: ExecArgs): Promise<ExecResult> {
-    const command = readGitCommand(args.body);
-    const limit = ErrorDetail.resolve(this.runtime);
-    // Cancellation and a missing detail limit are reported first, by the base class.
-    if (command.ok || args.signal.aborted || !limit.ok) {
-      // A fresh args object: ExecArgs is never mutated; only the child's env differs.
-      return super.run({ ...args, env: withoutRepositoryEnv(args.env ?? process.env) });
-    }
-    args.setState('stdout', 'errored');
-    args.setState('stderr', 'errored');
-    const detail = ErrorDetail.preview(command.reason, limit.limit);
-    return Results.failure(
-      this.runtime,
-      'invalid-command',
-      400,
-      detail,
-      { exitCode: -1 },
-      { recovery: command.recovery },
-    );
+  /** Runs with the repository-identity variables removed from the child's environment. */
+  override run(args: ExecArgs): Promise<ExecResult> {
+    // A fresh args object: ExecArgs is never mutated; only the child's env differs.
+    return super.run({ ...args, env: withoutRepositoryEnv(args.env ?? process.env) });
   }
 }

@@ -59,7 +59,8 @@ export class JqExecutor extends BaseExecutor {
   }
 
   async run(args: ExecArgs): Promise<ExecResult> {
-    const owner = this.runtime;
+    // The Problem owner 1.x's jq leaf uses.
+    const owner = 'executor:jq';
     const cancelled = () =>
       fail(
         args,
@@ -114,7 +115,13 @@ export class JqExecutor extends BaseExecutor {
     const message = unbindMessage(stderr, bound.prefix);
     if (exitCode === 0) {
       // debug, stderr and warnings: transient observations, not failures.
-      if (message !== '') args.emit({ kind: 'info', message: ErrorDetail.preview(message, limit.limit) });
+      if (message !== '')
+        args.emit({
+          source: 'executor:jq',
+          kind: 'jq_stderr',
+          level: 'info',
+          message: ErrorDetail.preview(message, limit.limit),
+        });
       args.setState('results', 'closed');
       return Results.success(200);
     }

@@ -21,6 +21,13 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
 
 const MEMORY = ':memory:';
 
+/** The owner of this leaf's Problems, as 1.x names it. */
+const OWNER = 'executor:sqlite';
+
+/** A BigInt reaches the results as its decimal string, as 1.x renders it. */
+const bigintAsString = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? value.toString() : value;
+
 /**
  * The `sqlite` tag: one SQL statement per run through sql.js (SQLite compiled to WebAssembly).
  * Without a target (or with `:memory:`) the statement runs on a fresh in-memory database and
@@ -70,11 +77,11 @@ export class SqliteExecutor extends BaseExecutor {
     // As 1.x: `:memory:`, else the target resolved against cwd; every Problem names it.
     const database = isMemory(args.target) ? MEMORY : resolve(args.cwd ?? process.cwd(), args.target!);
     const problem = (code: string, status: number, detail: string, extensions: Record<string, JsonValue> = {}) =>
-      fail(args, Results.failure(this.runtime, code, status, detail, {}, { database, ...extensions }));
+      fail(args, Results.failure(OWNER, code, status, detail, {}, { database, ...extensions }));
     const cancelled = () =>
       problem('cancelled', 499, 'SQLite execution was cancelled.', { stage: 'execution', retryable: false });
     if (args.signal.aborted) return cancelled();
-    const limit = ErrorDetail.resolve(this.runtime);
+    const limit = ErrorDetail.resolve(OWNER);
     if (!limit.ok) return fail(args, limit.result);
     const bound = (error: unknown) => ErrorDetail.preview(messageOf(error), limit.limit);
     const openFailed = (error: unknown) =>
@@ -180,7 +187,7 @@ export class SqliteExecutor extends BaseExecutor {
           );
         }
       }
-      args.write('results', renderJsonResult(output));
+      args.write('results', renderJsonResult(output, bigintAsString));
       args.setState('results', 'closed');
       return Results.success(200);
     }

@@ -20,6 +20,13 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
 
 const TAGS = ['wat', 'wasm'];
 
+/** The owner of this leaf's Problems, as 1.x names it. */
+const OWNER = 'executor:wasm';
+
+/** A BigInt reaches the results as its decimal string, as 1.x renders it. */
+const bigintAsString = (_key: string, value: unknown): unknown =>
+  typeof value === 'bigint' ? value.toString() : value;
+
 /**
  * The `wat` and `wasm` tags: a WebAssembly module from the body (wat text, or base64 of a
  * binary) or from a target file, run in this thread with `env.log` as its only import and
@@ -60,7 +67,7 @@ export class WasmExecutor extends BaseExecutor {
   }
 
   async run(args: ExecArgs): Promise<ExecResult> {
-    const owner = this.runtime;
+    const owner = OWNER;
     const runtime = args.runtime;
     const cancelled = () =>
       fail(
@@ -98,7 +105,7 @@ export class WasmExecutor extends BaseExecutor {
       );
 
     const source = await readModuleSource(
-      { runtime: owner, body: args.body, target: args.target, cwd: args.cwd, signal: args.signal },
+      { runtime: this.runtime, body: args.body, target: args.target, cwd: args.cwd, signal: args.signal },
       preview,
     );
     if (args.signal.aborted) return cancelled();
@@ -139,10 +146,12 @@ export class WasmExecutor extends BaseExecutor {
     if (!ran.ok) return refuse(ran.refusal, ran.log.length > 0 ? { log: ran.log } : {});
     if (ran.logDropped > 0)
       args.emit({
-        kind: 'warning',
+        source: 'executor:wasm',
+        kind: 'log_dropped',
+        level: 'warn',
         message: `env.log kept its first ${LOG_LIMIT} calls and dropped ${ran.logDropped}`,
       });
-    args.write('results', renderJsonResult(ran.output));
+    args.write('results', renderJsonResult(ran.output, bigintAsString));
     args.setState('results', 'closed');
     return Results.success(200);
   }

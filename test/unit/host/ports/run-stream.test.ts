@@ -30,7 +30,7 @@ describe('RunStream', () => {
     stream.seal();
     stream.write('out', 'late');
     stream.setState('out', 'closed');
-    stream.emit({ kind: 'info', message: 'late' });
+    stream.emit({ source: 'search', kind: 'search_progress', level: 'info', message: 'late' });
     expect(stream.violations).toEqual([
       'write after run() settled',
       'setState after run() settled',

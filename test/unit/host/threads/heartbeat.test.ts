@@ -39,7 +39,7 @@ describe('watchHeartbeat', () => {
     expect(silences).toEqual([]);
     vi.advanceTimersByTime(200);
     expect(silences).toEqual([
-      'the worker thread did not acknowledge the run within 1000ms (the leaf did not finish loading)',
+      'the worker thread did not acknowledge the run within loadTimeoutMs 1000ms (the leaf did not finish loading)',
     ]);
     heartbeat.dispose();
   });

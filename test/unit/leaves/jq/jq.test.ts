@@ -130,7 +130,7 @@ describe('jq leaf', () => {
     const run = await runTag('jq', { body: '1 | debug | . + 1' });
     expect(run.result).toEqual({ status: 200 });
     expect(run.channel('results').text).toBe('2\n');
-    expect(run.notices).toEqual([{ kind: 'info', message: '["DEBUG:",1]' }]);
+    expect(run.notices).toEqual([{ source: 'executor:jq', kind: 'jq_stderr', level: 'info', message: '["DEBUG:",1]' }]);
   });
 
   it('a pre-aborted run is 499 cancelled and reads nothing', async () => {

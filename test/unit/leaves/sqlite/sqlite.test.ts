@@ -39,7 +39,7 @@ describe('sqlite leaf, in memory', () => {
       state: 'closed',
       text: renderJsonResult(rows),
     });
-    expect(run.channel('results').text.split('\n')).toHaveLength(4);
+    expect(run.channel('results').text.split('\n')).toHaveLength(2);
   });
 
   it('converts values to JSON: exact big integers as strings, blobs as base64, reals and nulls as they are', async () => {

@@ -1,13 +1,50 @@
 import { defineConfig } from 'vitest/config';
 
+// Three projects, run in this order: `unit` (one module at a time, seconds), `integration`
+// (real worker threads, processes and interpreters) and `slow` (the jq conformance suite and
+// the `check` matrix over every built-in leaf, the public-surface compile). `npm test` runs all three; `npm run test:unit`
+// (or `npx vitest --project unit`) only the fast one.
+const SLOW = [
+  'test/unit/leaves/jq/conformance.test.ts',
+  'test/integration/cli/check.test.ts',
+  // Compiles the public surface with the TypeScript compiler API.
+  'test/unit/public-surface.test.ts',
+  // Packs and installs the tarballs; compiles a consumer against the shipped declarations.
+  'test/integration/package/*.test.ts',
+];
+// Tests under test/unit that boot a host or spawn interpreters: integration by cost.
+const THREADED = ['test/unit/leaves/**/*.test.ts'];
+
 // Integration tests start real worker threads and real process groups; on a 2-core machine
 // they run one file at a time so timing-sensitive cases (grace, probe timeouts) stay honest.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' },
+    globalSetup: ['test/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          exclude: [...THREADED, ...SLOW],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          // test/compat: the 1.x compatibility tests boot hosts and run leaves too.
+          include: ['test/integration/**/*.test.ts', 'test/compat/**/*.test.ts', ...THREADED],
+          exclude: SLOW,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      { extends: true, test: { name: 'slow', include: SLOW, sequence: { groupOrder: 2 } } },
+    ],
   },
 });

@@ -103,15 +103,17 @@ export const ClientInteractionResolutionSchema: v.GenericSchema<ClientInteractio
   clientInteractionResolutionSchema;
 
 /**
- * The bytes a notice counts against a run's notice budget: its message and its data as JSON
- * (UTF-8). Both sides of the thread count the same way. Never throws: a value that cannot be
- * measured counts as 0 here and is refused by the host's validation.
+ * The bytes a notice counts against a run's notice budget: its `source`, `kind` and `message`
+ * and its `position` as JSON (UTF-8) — every member a leaf chooses the length of. Both sides
+ * of the thread count the same way. Never throws: a value that cannot be measured counts as 0
+ * here and is refused by the host's validation.
  */
 export function measureNotice(notice: unknown): number {
   try {
-    const { message, data } = notice as { message?: unknown; data?: unknown };
-    const text = typeof message === 'string' ? message : '';
-    return Buffer.byteLength(text, 'utf8') + (data === undefined ? 0 : Buffer.byteLength(JSON.stringify(data), 'utf8'));
+    const { source, kind, message, position } = notice as Record<string, unknown>;
+    const text = (value: unknown) => (typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : 0);
+    const json = position === undefined || position === null ? 0 : text(JSON.stringify(position));
+    return text(source) + text(kind) + text(message) + json;
   } catch {
     return 0;
   }

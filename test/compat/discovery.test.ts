@@ -14,7 +14,7 @@ import {
   type ExecRegistry,
   type RuntimeTargetKind,
 } from '../../src/index.js';
-import { rejection } from '../helpers/discovery-fixtures.js';
+import { namedError } from '../helpers/named-error.js';
 
 const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'plurnk-compat-discovery-')));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -135,7 +135,7 @@ describe('manifests published up to 1.5 are read the legacy way, with a notice',
   test('the current shape stays strict: example beside summary/invocation is refused', async () => {
     const nm = join(project(), 'node_modules');
     install(nm, 'half-migrated', { runtimes: [current('broken', { example: '## EXEC0 [broken]\nx' })] });
-    const error = await rejection(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
     expect(error.message).toContain('package "half-migrated"');
     expect(error.message).toMatch(/example/);
   });
@@ -143,7 +143,7 @@ describe('manifests published up to 1.5 are read the legacy way, with a notice',
   test('a legacy declaration with a bad tag name fails hard like any other', async () => {
     const nm = join(project(), 'node_modules');
     install(nm, 'bad-legacy', { runtimes: [{ name: 'Alias', glyph: 'x' }] });
-    const error = await rejection(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
     expect(error.message).toContain('package "bad-legacy"');
   });
 });
@@ -170,7 +170,7 @@ describe('the later target kind "script"', () => {
       example: { target: 'job.sh' },
     };
     install(nm, 'scripted-dir', { runtimes: [current('run', { invocation })] });
-    const error = await rejection(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
     expect(error.message).toContain('"script"');
   });
 });
@@ -245,7 +245,7 @@ describe('policy before collisions, as 1.x (reference §1.2 steps 8–9, §4)', 
   };
 
   test('the collision names both packages, first claimant first', async () => {
-    const error = await rejection(discover({ cwd: tree(), env: {} }), 'runtime-collision');
+    const error = await namedError(discover({ cwd: tree(), env: {} }), 'runtime-collision');
     expect(error.message).toMatch(
       /"search".*"@plurnk\/plurnk-execs-othersearch" \(first\) and "@plurnk\/plurnk-execs-search"/,
     );
@@ -316,11 +316,16 @@ describe('Policy and RuntimeTag as 1.x exports them (reference §1.3, §1.4)', (
   });
 });
 
-// The fixture leaf the service test boots, read by discovery from its own node_modules.
+// The fixture leaves the service test boots, read by discovery from the fixture tree (which
+// holds other engineers' compat leaves too).
 test('the compat fixture tree: legacy tags, a script target, one notice', async () => {
   const cwd = fileURLToPath(new URL('../../fixtures/compat', import.meta.url));
   const discovery = await discover({ cwd, env: {}, ancestors: false });
-  expect([...discovery.registry.keys()]).toEqual(['neighbour', 'oldgit', 'oldsh', 'oldglyph', 'oldscript']);
+  const mine = [...discovery.registry.values()].filter((info) =>
+    /plurnk-execs-(oldstyle|neighbour)$/.test(info.packageName),
+  );
+  expect(mine.map((info) => info.runtime)).toEqual(['neighbour', 'oldgit', 'oldsh', 'oldglyph', 'oldscript']);
   expect(discovery.registry.get('oldscript')?.invocation.target?.kind).toBe('script');
-  expect(discovery.notices?.map((notice) => notice.runtimes)).toEqual([['oldgit', 'oldsh', 'oldglyph']]);
+  const notices = discovery.notices?.filter((notice) => notice.packageName === '@acme/plurnk-execs-oldstyle');
+  expect(notices?.map((notice) => notice.runtimes)).toEqual([['oldgit', 'oldsh', 'oldglyph']]);
 });

@@ -15,6 +15,8 @@ export interface Recording {
   )[];
   /** Concatenated writes per channel. */
   text(channel: string): string;
+  /** Resolves once the text written to `channel` contains `text` (checked on every write, no polling). */
+  seen(channel: string, text: string): Promise<void>;
   /** Last state set per channel (undefined when never set). */
   state(channel: string): ChannelState | undefined;
 }
@@ -30,6 +32,14 @@ export function recordingArgs(
   }),
 ): { args: ExecArgs; recording: Recording } {
   const events: Recording['events'] = [];
+  const waiters: { channel: string; text: string; resolve: () => void }[] = [];
+  const wake = () => {
+    for (const waiter of [...waiters]) {
+      if (!recording.text(waiter.channel).includes(waiter.text)) continue;
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  };
   const recording: Recording = {
     events,
     text: (channel) => events.map((e) => (e.kind === 'write' && e.channel === channel ? e.chunk : '')).join(''),
@@ -38,6 +48,11 @@ export function recordingArgs(
         .filter((e) => e.kind === 'state' && e.channel === channel)
         .map((e) => (e as { state: ChannelState }).state)
         .at(-1),
+    seen: (channel, text) =>
+      new Promise<void>((resolve) => {
+        waiters.push({ channel, text, resolve });
+        wake();
+      }),
   };
   const args: ExecArgs = {
     body: '',
@@ -46,8 +61,10 @@ export function recordingArgs(
     signal: new AbortController().signal,
     interact,
     ...fields,
-    write: (channel, chunk, mimetype) =>
-      void events.push({ kind: 'write', channel, chunk, ...(mimetype ? { mimetype } : {}) }),
+    write: (channel, chunk, mimetype) => {
+      events.push({ kind: 'write', channel, chunk, ...(mimetype ? { mimetype } : {}) });
+      wake();
+    },
     setState: (channel, state) => void events.push({ kind: 'state', channel, state }),
     emit: (notice) => void events.push({ kind: 'notice', notice }),
   };

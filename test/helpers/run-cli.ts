@@ -11,6 +11,8 @@ export interface CliRun {
   pid: number;
   stdout(): string;
   stderr(): string;
+  /** Resolves once `stream` has printed `text` (checked on every chunk, no polling); rejects if the CLI exits first. */
+  seen(stream: 'stdout' | 'stderr', text: string): Promise<void>;
   done: Promise<{ code: number | null; stdout: string; stderr: string }>;
   kill(signal: NodeJS.Signals): void;
 }
@@ -25,15 +27,36 @@ export function startCli(
     env: options.env ?? process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const out = { stdout: '', stderr: '' };
+  const seen = (stream: 'stdout' | 'stderr', text: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!out[stream].includes(text)) return;
+        child[stream].off('data', check);
+        resolve();
+      };
+      child[stream].on('data', check);
+      child.once('close', () =>
+        reject(
+          new Error(`the CLI exited before printing ${JSON.stringify(text)} on ${stream}: ${JSON.stringify(out)}`),
+        ),
+      );
+      check();
+    });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out.stderr += chunk));
   child.stdin.end(options.input ?? '');
   const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => resolve({ code, stdout: out.stdout, stderr: out.stderr }));
   });
-  return { pid: child.pid!, stdout: () => stdout, stderr: () => stderr, done, kill: (signal) => child.kill(signal) };
+  return {
+    pid: child.pid!,
+    stdout: () => out.stdout,
+    stderr: () => out.stderr,
+    seen,
+    done,
+    kill: (signal) => child.kill(signal),
+  };
 }
 
 /** Runs `plurnk-execs <argv>` to the end. */

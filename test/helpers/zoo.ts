@@ -1,6 +1,4 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
@@ -8,6 +6,7 @@ import type { ExecOutcome, Host } from '../../src/host/index.js';
 import type { ChannelState } from '../../src/index.js';
 import { HOST_FIXTURES } from './fixture-discovery.js';
 import { handshake } from './handshake.js';
+import { survivors } from './survivors.js';
 
 /** Root of the hostile-leaf zoo: one fake installed package per fault. */
 export const ZOO = fileURLToPath(new URL('../../fixtures/zoo', import.meta.url));
@@ -30,28 +29,6 @@ export function watchHostErrors(): { errors: unknown[]; dispose(): void } {
       process.off('uncaughtException', record);
     },
   };
-}
-
-/**
- * Living (non-zombie) processes whose environment carries `marker`, as `ps` lists them: every
- * process a run started inherits the run's env, so this finds them wherever they went — another
- * process group, another session — without confusing them with other tests' processes.
- */
-export function markedProcesses(marker: string): string[] {
-  const table = execFileSync('ps', ['-e', '-o', 'stat=,pid=,args='], { encoding: 'utf8' });
-  return table
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('Z'))
-    .filter((line) => environOf(line.split(/\s+/)[1]!).includes(`ZOO_RUN=${marker}`));
-}
-
-function environOf(pid: string): string {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 /** Every call the embedding service's sinks received, in order. */
@@ -136,7 +113,7 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
     expect(out.channels.out!.text.startsWith(zoo.kept)).toBe(true);
     expect(recorder.text('out').startsWith(zoo.kept)).toBe(true);
   }
-  expect(markedProcesses(marker)).toEqual([]);
+  expect(survivors({ marker })).toEqual([]);
 
   if (zoo.next === 'unavailable') {
     const next = await host.exec({ runtime: zoo.runtime, body: 'ok' });

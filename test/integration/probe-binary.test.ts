@@ -1,9 +1,10 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor } from '../../src/index.js';
-import { survivorsAfter, until } from '../helpers/processes.js';
+import { handshake } from '../helpers/handshake.js';
+import { survivorsAfter } from '../helpers/survivors.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 class WithBinary extends SubprocessExecutor {
   constructor(private readonly bin: string) {
@@ -15,10 +16,16 @@ class WithBinary extends SubprocessExecutor {
 }
 
 let groups: number[] = [];
+/** Resolves with the first group a probe reports: the handshake that it started. */
+let firstGroup = handshake<number>();
 let unsubscribe: () => void;
 beforeEach(() => {
   groups = [];
-  unsubscribe = onProcessGroup((pgid) => groups.push(pgid));
+  firstGroup = handshake<number>();
+  unsubscribe = onProcessGroup((pgid) => {
+    groups.push(pgid);
+    firstGroup.resolve(pgid);
+  });
 });
 afterEach(() => {
   unsubscribe();
@@ -54,13 +61,13 @@ describe('SubprocessExecutor.probe', () => {
   });
 
   it('reaps a probe that hangs when its signal is aborted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'execs-probe-'));
+    const dir = scratchDir('execs-probe');
     const script = join(dir, 'hangs');
     writeFileSync(script, '#!/bin/sh\nsleep 1000 &\nsleep 1000\n');
     chmodSync(script, 0o755);
     const controller = new AbortController();
     const verdict = new WithBinary(script).probe(controller.signal);
-    await until(() => groups.length === 1, 'the probe to start');
+    await firstGroup.promise;
     controller.abort();
     expect(await verdict).toEqual({ available: false });
     expect(await survivorsAfter(groups)).toEqual([]);

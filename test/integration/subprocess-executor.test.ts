@@ -1,10 +1,10 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { onProcessGroup, signalGroup, SubprocessExecutor, tokenizeArgv, type SpawnArgs } from '../../src/index.js';
 import { recordingArgs } from '../helpers/recording-args.js';
-import { survivorsAfter, until } from '../helpers/processes.js';
+import { survivorsAfter } from '../helpers/survivors.js';
+import { scratchDir } from '../helpers/scratch.js';
 
 const sh = new SubprocessExecutor({ runtime: 'sh', glyph: '$' });
 
@@ -74,7 +74,7 @@ describe('SubprocessExecutor', () => {
   });
 
   it('runs in the given cwd and refuses one that does not exist', async () => {
-    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'execs-cwd-')));
+    const dir = scratchDir('execs-cwd');
     const ok = runSh('pwd', { cwd: dir });
     expect((await ok.done).status).toBe(200);
     expect(ok.recording.text('stdout')).toBe(`${dir}\n`);
@@ -115,7 +115,7 @@ describe('SubprocessExecutor', () => {
     expect((await done).status).toBe(200);
     expect(recording.text('stdout')).toBe('HELLO FROM STDIN');
 
-    const dir = mkdtempSync(join(tmpdir(), 'execs-py-'));
+    const dir = scratchDir('execs-py');
     writeFileSync(join(dir, 'echo.py'), 'import sys\nprint(sys.stdin.read().upper())\n');
     const python = new SubprocessExecutor({ runtime: 'python', glyph: '' });
     const run = recordingArgs({ runtime: 'python', body: 'abc', target: 'echo.py', cwd: dir });
@@ -132,7 +132,7 @@ describe('SubprocessExecutor', () => {
   it('streams output while the process runs, and an abort mid-run settles 499 with no survivor', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh('echo started; sleep 1000 & sleep 1000', { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'started\n', 'the first line');
+    await recording.seen('stdout', 'started\n');
     controller.abort();
     const result = await done;
     expect(result.status).toBe(499);
@@ -148,7 +148,7 @@ describe('SubprocessExecutor', () => {
     const controller = new AbortController();
     const body = "trap 'echo got-hup' HUP; trap 'echo got-usr1; exit 7' USR1; echo ready; while :; do sleep 0.05; done";
     const { recording, done } = runSh(body, { signal: controller.signal });
-    await until(() => recording.text('stdout').includes('ready'), 'the trap to be set');
+    await recording.seen('stdout', 'ready');
     controller.abort({ signal: 'SIGUSR1' });
     const result = await done;
     expect(result.status).toBe(499);
@@ -159,7 +159,7 @@ describe('SubprocessExecutor', () => {
   it('escalates housekeeping to SIGKILL after the grace when the group ignores SIGHUP', async () => {
     const controller = new AbortController();
     const { recording, done } = runSh("trap '' HUP; echo ready; sleep 1000", { signal: controller.signal });
-    await until(() => recording.text('stdout') === 'ready\n', 'the trap to be set');
+    await recording.seen('stdout', 'ready\n');
     controller.abort({ housekeeping: true, graceMs: 200 });
     const result = await done;
     // Settling at all proves the SIGKILL: the group ignores SIGHUP and would sleep on.

@@ -6,6 +6,7 @@ import { takeQueued } from '../../runtime/port-queue.js';
 import {
   ClientInteractionRequestSchema,
   ClientInteractionResolutionSchema,
+  measureNotice,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
 import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/protocol.js';
@@ -168,10 +169,9 @@ function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: 
   stream.write(channel, chunk);
 }
 
-/** A notice cheap enough to take the next queued message after it: a short message and no data. */
+/** A notice cheap enough to take the next queued message after it: few bytes in all its members. */
 function isSmallNotice(notice: unknown): boolean {
-  const { message, data } = (notice ?? {}) as { message?: unknown; data?: unknown };
-  return typeof message === 'string' && message.length <= SMALL_WRITE && data === undefined;
+  return measureNotice(notice) <= SMALL_WRITE;
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

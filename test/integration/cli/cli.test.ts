@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
-import { survivorsAfter, until } from '../../helpers/processes.js';
+import { survivorsAfter } from '../../helpers/survivors.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const BUILT_IN = [
   'sh',
@@ -30,7 +31,7 @@ const BUILT_IN = [
 
 /** A project directory whose node_modules holds the named host fixtures. */
 function projectWith(fixtures: string[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'execs-cli-'));
+  const dir = scratchDir('execs-cli');
   mkdirSync(join(dir, 'node_modules'));
   for (const name of fixtures) symlinkSync(join(HOST_FIXTURES, name), join(dir, 'node_modules', name));
   return dir;
@@ -56,7 +57,10 @@ describe('plurnk-execs probe', () => {
       available: true,
       detail: 'jq-1.8.2 (jq-wasm)',
     });
-    expect(row('deno')).toMatchObject({ available: false, detail: 'deno not on PATH (install: npm install -g deno)' });
+    for (const tag of ['deno', 'bun', 'ruby']) {
+      if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
+      else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
+    }
   });
 
   it('prints a table with the boot total', async () => {
@@ -110,7 +114,7 @@ describe('plurnk-execs exec', () => {
   });
 
   it('labels the lines of other channels', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'execs-cli-jq-'));
+    const dir = scratchDir('execs-cli-jq');
     writeFileSync(join(dir, 'in.json'), '{"a":[1,2]}');
     const { code, stdout } = await runCli(['exec', 'jq', '.a[]', '--target', 'in.json', '--cwd', dir]);
     expect(code).toBe(0);
@@ -139,7 +143,7 @@ describe('plurnk-execs exec', () => {
 
   it('cancels the run on Ctrl-C with SIGHUP semantics and exits 130', async () => {
     const run = startCli(['exec', 'sh', 'echo $$; sleep 1000']);
-    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    await run.seen('stdout', '\n');
     run.kill('SIGINT');
     const { code, stderr } = await run.done;
     expect(code).toBe(130);
@@ -150,9 +154,9 @@ describe('plurnk-execs exec', () => {
 
   it('kills on the second Ctrl-C a run that ignores the first', async () => {
     const run = startCli(['exec', 'sh', "trap '' HUP; echo $$; sleep 1000"]);
-    await until(() => run.stdout().endsWith('\n'), 'the run to start');
+    await run.seen('stdout', '\n');
     run.kill('SIGINT');
-    await until(() => run.stderr().includes('cancelling'), 'the first interrupt');
+    await run.seen('stderr', 'cancelling');
     run.kill('SIGINT');
     const { code, stderr } = await run.done;
     expect(code).toBe(130);

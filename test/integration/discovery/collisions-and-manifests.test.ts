@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { discover } from '../../../src/index.js';
-import { fixture, rejection } from '../../helpers/discovery-fixtures.js';
+import { fixture } from '../../helpers/discovery-fixtures.js';
+import { namedError } from '../../helpers/named-error.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'plurnk-discovery-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -26,7 +27,7 @@ describe('a tag claimed twice fails hard', () => {
       'Runtime tag collision on "dup": package "twice-declared" declares it twice',
     ],
   ])('%s', async (_title, names, message) => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: names.map((name) => fixture('collision', name)), env: {} }),
       'runtime-collision',
     );
@@ -35,7 +36,7 @@ describe('a tag claimed twice fails hard', () => {
   });
 
   test('scanning the installed tree fails on the first collision found in discovery order', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ ancestors: false, cwd: fixture('collision'), env: {} }),
       'runtime-collision',
     );
@@ -52,7 +53,7 @@ describe('a tag claimed twice fails hard', () => {
   test('one package installed in two places is named with both places', async () => {
     const copy = join(scratch, 'first-sh-copy');
     cpSync(fixture('collision', '@acme/first-sh'), copy, { recursive: true });
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [fixture('collision', '@acme/first-sh'), copy], env: {} }),
       'runtime-collision',
     );
@@ -101,7 +102,7 @@ describe('a claimed package with a malformed manifest fails hard, naming it', ()
     ],
     ['an exports map without "."', 'no-dot-export', ['Invalid exec package "no-dot-export"', 'has no "." entry']],
   ])('%s', async (_title, name, parts) => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [fixture('invalid', name)], env: {} }),
       'invalid-declaration',
     );
@@ -109,7 +110,7 @@ describe('a claimed package with a malformed manifest fails hard, naming it', ()
   });
 
   test('a claim without a package name names the directory', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [fixture('invalid', 'nameless')], env: {} }),
       'invalid-declaration',
     );
@@ -118,6 +119,6 @@ describe('a claimed package with a malformed manifest fails hard, naming it', ()
   });
 
   test('the whole discovery fails when any installed leaf is malformed', async () => {
-    await rejection(discover({ ancestors: false, cwd: fixture('invalid'), env: {} }), 'invalid-declaration');
+    await namedError(discover({ ancestors: false, cwd: fixture('invalid'), env: {} }), 'invalid-declaration');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { discover } from '../../../src/index.js';
-import { fixture, rejection } from '../../helpers/discovery-fixtures.js';
+import { fixture } from '../../helpers/discovery-fixtures.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // @acme/loud ships ACME_LOUD_VOLUME="11" and ACME_LOUD_NOTE; @acme/quiet ships (CRLF, with a
 // comment and a blank line) PLURNK_EXECS_QUIET=0 and ACME_QUIET_LEVEL = 3.
@@ -72,7 +73,7 @@ describe('package .env.defaults floors beneath the supplied env', () => {
   });
 
   test('a key shipped by two packages fails hard naming both, first claimant first', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ ancestors: false, cwd: fixture('env-conflict'), env: {} }),
       'invalid-env-defaults',
     );
@@ -82,14 +83,14 @@ describe('package .env.defaults floors beneath the supplied env', () => {
   });
 
   test('a key an operator already set still conflicts: ownership, not the value, is the error', async () => {
-    await rejection(
+    await namedError(
       discover({ ancestors: false, cwd: fixture('env-conflict'), env: { SHARED_KEY: 'mine' } }),
       'invalid-env-defaults',
     );
   });
 
   test('a malformed file fails hard naming its owner and line', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ ancestors: false, cwd: fixture('env-malformed'), env: {} }),
       'invalid-env-defaults',
     );

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { discover } from '../../../src/index.js';
-import { fixture, rejection } from '../../helpers/discovery-fixtures.js';
+import { fixture } from '../../helpers/discovery-fixtures.js';
+import { namedError } from '../../helpers/named-error.js';
 
 const hook = (name: string) => fixture('hooks', name);
 
@@ -62,14 +63,14 @@ describe('a broken hook fails discovery hard, naming the package', () => {
     ],
     ['an exported file that does not exist', 'hook-missing-file', /runtimes\.js could not be loaded/],
   ])('%s', async (_title, name, message) => {
-    const error = await rejection(discover({ packageDirs: [hook(name)], env: {} }), 'invalid-hook');
+    const error = await namedError(discover({ packageDirs: [hook(name)], env: {} }), 'invalid-hook');
     expect(error.message).toContain(`Invalid runtimes hook in package "${name}" plurnk.runtimesModule "./runtimes"`);
     expect(error.message).toMatch(message);
   });
 
   test('a hook that never settles is cut off after hookTimeoutMs', async () => {
     const started = Date.now();
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [hook('hook-hangs')], env: {}, hookTimeoutMs: 150 }),
       'invalid-hook',
     );
@@ -79,7 +80,7 @@ describe('a broken hook fails discovery hard, naming the package', () => {
   });
 
   test('a hook that returns an invalid declaration fails the declaration validator, naming where it came from', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [hook('hook-invalid-declaration')], env: {} }),
       'invalid-declaration',
     );
@@ -90,6 +91,6 @@ describe('a broken hook fails discovery hard, naming the package', () => {
   });
 
   test('one broken hook fails the whole discovery, even beside good packages', async () => {
-    await rejection(discover({ packageDirs: [hook('hook-named'), hook('hook-throws')], env: {} }), 'invalid-hook');
+    await namedError(discover({ packageDirs: [hook('hook-named'), hook('hook-throws')], env: {} }), 'invalid-hook');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { discover } from '../../../src/index.js';
-import { fixture, rejection } from '../../helpers/discovery-fixtures.js';
+import { fixture } from '../../helpers/discovery-fixtures.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // The untrusted tree holds: @acme/allowed, @acme/untrusted-hook (its hook throws if called),
 // @acme/untrusted-static (an invalid declaration, a reserved attribution and a malformed
@@ -43,7 +44,7 @@ describe('the trust gate runs before any package code or file beyond package.jso
   test.each([[{}], [{ PLURNK_PLUGINS_TRUSTED_ONLY: '' }], [{ PLURNK_PLUGINS_TRUSTED_ONLY: '0' }]])(
     'with the gate off (%j) everyone is trusted, so the broken package the gate withheld now fails discovery',
     async (env) => {
-      const error = await rejection(discover({ ancestors: false, cwd: untrusted, env }), 'invalid-declaration');
+      const error = await namedError(discover({ ancestors: false, cwd: untrusted, env }), 'invalid-declaration');
       expect(error.message).toContain('package "@acme/untrusted-static"');
     },
   );
@@ -60,7 +61,7 @@ describe('the trust gate runs before any package code or file beyond package.jso
 
   // The witness: with the gate off the same hook is imported and run, and fails discovery.
   test('the witness is live: with the gate off, the same hook is imported, runs and fails discovery', async () => {
-    const error = await rejection(
+    const error = await namedError(
       discover({ packageDirs: [fixture('untrusted', '@acme/untrusted-hook')], env: {} }),
       'invalid-hook',
     );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bootHost } from '../../../src/host/index.js';
 import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // Boot loads and probes every tag in a thread of its own, concurrently, each under its own
 // timeout; a broken tag costs only itself.
@@ -73,8 +74,10 @@ describe('boot probes', () => {
     [{ limits: { graceMs: 'soon' } }, /limits.graceMs/],
     [{ probeTimout: 10 }, /probeTimout/],
   ])('rejects bad options %j with invalid-configuration', async (options, message) => {
-    const error = await bootHost(fixtureDiscovery(['exec-echo']), options as never).catch((e: unknown) => e);
-    expect(isPlurnkExecsError(error, 'invalid-configuration')).toBe(true);
-    expect((error as Error).message).toMatch(message);
+    const error = await namedError(
+      bootHost(fixtureDiscovery(['exec-echo']), options as never),
+      'invalid-configuration',
+    );
+    expect(error.message).toMatch(message);
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
-import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 import { handshake } from '../../helpers/handshake.js';
 import { survivors } from '../../helpers/survivors.js';
+import { namedError } from '../../helpers/named-error.js';
 
 /** Sinks that resolve `seen` with the first chunk written (the run has started and said so). */
 function firstWrite() {
@@ -142,9 +142,8 @@ describe('close()', () => {
       });
     }
     expect(survivors(pgid)).toEqual([]);
-    const error = await host.exec({ runtime: 'spin', body: 'ok' }).catch((e: unknown) => e);
-    expect(isPlurnkExecsError(error, 'host-closed')).toBe(true);
-    expect(isPlurnkExecsError(await host.effect('spin', null).catch((e: unknown) => e), 'host-closed')).toBe(true);
+    await namedError(host.exec({ runtime: 'spin', body: 'ok' }), 'host-closed');
+    await namedError(host.effect('spin', null), 'host-closed');
     await host.close();
   });
 });

@@ -62,7 +62,13 @@ describe('createHost', () => {
       () => undefined,
       (error: unknown) => error,
     );
+    const direct = await discover({ packageDirs: dirs }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(isPlurnkExecsError(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: 'invalid-declaration', message: (direct as Error).message });
+    expect((failure as Error).message).toMatch(/nameless.*Fix: give the package a "name"/);
   });
 
   it('accepts every host fixture with the same registry the host tests build by hand', async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
-import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // Dispatch in the consumer's order: registry (501), availability (501), invocation buckets
 // (400), target realization, then effect() exactly once in the thread that runs.
@@ -96,9 +96,13 @@ describe('dispatch', () => {
     expect(echoed(withTarget).effects).toEqual([join(scratch, 'data.txt')]);
   });
 
+  // The echo leaf records every effect() call in its thread's module state and reports them
+  // on its next run; a thread used only for a call is kept and handed to the next run.
   it("answers host.effect from the tag's thread", async () => {
     expect(await host.effect('echo', null)).toBe('pure');
     expect(await host.effect('echo', 'anything')).toBe('read');
+    const out = await host.exec({ runtime: 'echo', body: 'b' });
+    expect(echoed(out).effects).toEqual([null, 'anything', null]);
   });
 
   it('passes a file:// path target on as a local path', async () => {
@@ -126,17 +130,15 @@ describe('dispatch', () => {
   });
 
   it('rejects a malformed request with invalid-request naming the field', async () => {
-    const error = await host.exec({ runtime: 'echo', body: 42 } as never).catch((e: unknown) => e);
-    expect(isPlurnkExecsError(error, 'invalid-request')).toBe(true);
-    expect((error as Error).message).toMatch(/body/);
-    const typo = await host.exec({ runtime: 'echo', body: 'x', timeout: 5 } as never).catch((e: unknown) => e);
-    expect((typo as Error).message).toMatch(/timeout/);
+    const error = await namedError(host.exec({ runtime: 'echo', body: 42 } as never), 'invalid-request');
+    expect(error.message).toMatch(/body/);
+    const typo = await namedError(host.exec({ runtime: 'echo', body: 'x', timeout: 5 } as never), 'invalid-request');
+    expect(typo.message).toMatch(/timeout/);
   });
 
   it('rejects host.effect for a tag it cannot serve with runtime-unavailable', async () => {
     for (const tag of ['absent', 'fortran', 'cobol']) {
-      const error = await host.effect(tag, null).catch((e: unknown) => e);
-      expect(isPlurnkExecsError(error, 'runtime-unavailable')).toBe(true);
+      await namedError(host.effect(tag, null), 'runtime-unavailable');
     }
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
-import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // effect() is an admission fact computed in the leaf's thread: a broken one refuses the
 // EXEC before any run, and a synchronous loop in it costs only that thread.
@@ -29,8 +29,7 @@ describe('effect() across the thread', () => {
   });
 
   it('rejects host.effect with effect-failed when effect() throws', async () => {
-    const error = await host.effect('bad-effect', 'throw').catch((e: unknown) => e);
-    expect(isPlurnkExecsError(error, 'effect-failed')).toBe(true);
-    expect((error as Error).message).toBe('bad-effect: effect() threw: TypeError: cannot classify');
+    const error = await namedError(host.effect('bad-effect', 'throw'), 'effect-failed');
+    expect(error.message).toBe('bad-effect: effect() threw: TypeError: cannot classify');
   });
 });

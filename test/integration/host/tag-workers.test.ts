@@ -61,12 +61,28 @@ describe('TagWorkers', () => {
     expect(tag.snapshot().spare).toBe(spare);
   });
 
+  it("under 'never' hands a run the thread that has run most, wherever it sits", async () => {
+    const tag = open('never');
+    const [a, b] = [tag.acquire('run'), tag.acquire('run')];
+    await tag.release(b, { ranRun: true, poisoned: false });
+    expect(tag.acquire('run')).toBe(b);
+    await tag.release(b, { ranRun: true, poisoned: false });
+    await tag.release(a, { ranRun: true, poisoned: false });
+    // Now b has run twice, a once (given back last) and the spare never.
+    expect([a.runs, b.runs]).toEqual([1, 2]);
+    expect(tag.snapshot().available).toEqual([tag.snapshot().spare, b.threadId, a.threadId]);
+    expect(tag.acquire('run')).toBe(b);
+    expect(tag.acquire('run')).toBe(a);
+  });
+
   it('retires a poisoned thread whatever the policy', async () => {
     const tag = open('never');
     const handle = tag.acquire('run');
     await tag.release(handle, { ranRun: true, poisoned: true });
-    expect(handle.deathReason).toBeDefined();
+    expect(handle.deathReason).toBe('the host retired the worker thread');
+    expect(tag.snapshot()).toMatchObject({ available: [expect.any(Number)], busy: [] });
     expect(tag.snapshot().available).not.toContain(handle.threadId);
+    await expect(handle.post({ kind: 'probe' } as never, [])).rejects.toThrow('the host retired the worker thread');
   });
 
   it('terminates every thread on close and refuses to hand out more', async () => {

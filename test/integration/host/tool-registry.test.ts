@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
+import { problemCode } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
-const code = (type: string | undefined) => type?.slice(type.lastIndexOf('/') + 1);
+const code = (type: string | undefined) => (type === undefined ? undefined : problemCode(type));
 
 // A tool family's exact tools replace its generic invocation for admission (§executor-tool-registry).
 describe('tool registries through the host', () => {

@@ -44,6 +44,12 @@ describe('the crash-loop breaker', () => {
     expect(degraded.result.problem?.detail).toMatch(
       /^runtime run-exits is degraded: its worker threads crashed 3 time\(s\) within the breaker window; it may run again in \d+ms\. Last crash: the worker thread exited with code 3$/,
     );
+    // retryAfterMs says, as a number, what the detail says: the rest of the cool-down.
+    const retryAfterMs = (degraded.result.problem as { retryAfterMs?: unknown }).retryAfterMs;
+    expect(retryAfterMs).toEqual(expect.any(Number));
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(retryAfterMs).toBeLessThanOrEqual(600_000);
+    expect(degraded.result.problem?.detail).toContain(`it may run again in ${retryAfterMs as number}ms`);
     expect(host.availability('run-exits')).toMatchObject({
       available: true,
       degraded: { reason: 'the worker thread exited with code 3', crashes: 3 },

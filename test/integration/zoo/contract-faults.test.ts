@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
@@ -64,15 +65,24 @@ describe('the zoo: forbidden habits', () => {
     expect(out.violations).toEqual([refusal]);
   });
 
-  it('refuses a signal to the process the leaf shares with the host: 500 executor-threw, recorded as a violation', async () => {
+  // The host's process group, as the fixture reads it: a vitest worker is not its group's leader.
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  it.each([
+    ['its process', 'fault', process.pid],
+    ['its process group', 'group', -group],
+    ['pid 0 (its own group)', 'zero', 0],
+    ['pid -1 (every process)', 'all', -1],
+  ])('refuses a signal to %s: 500 executor-threw, recorded as a violation', async (_what, body, pid) => {
     const out = await expectContained(host, {
       runtime: 'signals-its-host',
+      body,
       problem: 'exec/executor-threw',
       status: 500,
       kept: 'before the fault',
       next: { body: 'ok' },
     });
-    const refusal = `process.kill(${process.pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
+    const refusal = `process.kill(${pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([refusal]);
     expect(out.channels.out!.text).toBe('before the fault');

@@ -3,6 +3,7 @@ import { createHost, type Host } from '../../../src/host/index.js';
 import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixture } from '../../helpers/discovery-fixtures.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { namedError } from '../../helpers/named-error.js';
 
 // Faults before run(): loading the leaf, probing it, classifying a target, and the
 // discovery hook that declares its tags.
@@ -104,12 +105,11 @@ describe('the zoo: faults before run()', () => {
   ])(
     'runs the runtimes hook of %s in a thread of its own: discovery fails invalid-hook and the host process lives on',
     async (name, message) => {
-      const booting = createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 1000 }).catch((error: unknown) => error);
+      const booting = namedError(createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 1000 }), 'invalid-hook');
       expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
       const error = await booting;
-      expect(isPlurnkExecsError(error, 'invalid-hook')).toBe(true);
-      expect((error as Error).message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);
-      expect((error as Error).message).toMatch(message);
+      expect(error.message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);
+      expect(error.message).toMatch(message);
       expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
     },
   );

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { survivors } from '../../helpers/survivors.js';
 import { expectContained, recordSinks, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { scratchDir } from '../../helpers/scratch.js';
 
 const CAP = 64 * 1024;
 /** The flood's repeating unit: 1 + 2 + 3 + 4 UTF-8 bytes. */
@@ -94,7 +94,7 @@ describe('the zoo: output faults', () => {
   });
 
   it('never prints console spam through the CLI either', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'zoo-console-'));
+    const project = scratchDir('zoo-console');
     mkdirSync(join(project, 'node_modules'));
     for (const dir of zooDirs('console-spam')) symlinkSync(dir, join(project, 'node_modules', 'zoo-console-spam'));
     const { code, stdout, stderr } = await runCli(['exec', 'console-spam', 'fault'], { cwd: project });

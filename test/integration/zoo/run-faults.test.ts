@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { randomUUID } from 'node:crypto';
-import { expectContained, markedProcesses, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { killProcesses } from '../../../src/runtime/marked-processes.js';
+import { survivors } from '../../helpers/survivors.js';
+import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 // Faults of run() itself. Every case goes through the full containment check (helpers/zoo.ts);
 // the tests here add what is particular to each fault. The breaker is set out of reach so
@@ -151,9 +153,9 @@ describe('the zoo: faults inside run()', () => {
     expect(out.channels.out!.text).toBe('before the fault');
     // The documented limit: execSync's child is in the host's own group, unreported. It is
     // still running — so the run did not wait for the blocked thread to go — and the test ends it.
-    const sleeping = markedProcesses(marker);
-    for (const line of sleeping) process.kill(Number(line.split(/\s+/)[1]), 'SIGKILL');
-    expect(sleeping).toContainEqual(expect.stringMatching(/\ssleep 120$/));
+    const sleeping = survivors({ marker });
+    killProcesses(sleeping);
+    expect(sleeping).toContainEqual(expect.objectContaining({ command: 'sleep 120' }));
     expect((await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'ok' })).result).toEqual({ status: 200 });
   });
 });

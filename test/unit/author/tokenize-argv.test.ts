@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CommandSyntaxError, isPlurnkExecsError, tokenizeArgv } from '../../../src/index.js';
+import { CommandSyntaxError, tokenizeArgv } from '../../../src/index.js';
+import { namedError } from '../../helpers/named-error.js';
 
 describe('tokenizeArgv', () => {
   it.each([
@@ -22,15 +23,9 @@ describe('tokenizeArgv', () => {
     ['a double quote closed only by an escaped quote', `"a\\"`, /unterminated double quote/],
     ['a trailing backslash', 'a b\\', /trailing backslash/],
   ])('throws CommandSyntaxError on %s', (_name, line, message) => {
-    let caught: unknown;
-    try {
-      tokenizeArgv(line);
-    } catch (error) {
-      caught = error;
-    }
+    const caught = namedError(() => tokenizeArgv(line), 'invalid-command');
     expect(caught).toBeInstanceOf(CommandSyntaxError);
-    expect(isPlurnkExecsError(caught, 'invalid-command')).toBe(true);
-    expect((caught as Error).message).toMatch(message);
-    expect((caught as Error).message).toContain(JSON.stringify(line));
+    expect(caught.message).toMatch(message);
+    expect(caught.message).toContain(JSON.stringify(line));
   });
 });

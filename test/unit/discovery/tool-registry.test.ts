@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isPlurnkExecsError, validateToolRegistry } from '../../../src/index.js';
+import { validateToolRegistry } from '../../../src/index.js';
+import { namedError } from '../../helpers/named-error.js';
 
 const toolTarget = { role: 'tool name', kind: 'literal', required: true };
 const args = { role: 'JSON arguments', required: true };
@@ -21,15 +22,11 @@ function add(): Record<string, unknown> & { invocation: Record<string, unknown> 
 }
 const registry = (...tools: unknown[]) => ({ tools });
 
-function rejection(snapshot: unknown): Error {
-  try {
-    validateToolRegistry(snapshot, { runtime: 'mcp', packageName: '@acme/mcp' });
-  } catch (error) {
-    expect(isPlurnkExecsError(error, 'invalid-tool-registry')).toBe(true);
-    return error as Error;
-  }
-  throw new Error('the registry was accepted');
-}
+const rejection = (snapshot: unknown) =>
+  namedError(
+    () => validateToolRegistry(snapshot, { runtime: 'mcp', packageName: '@acme/mcp' }),
+    'invalid-tool-registry',
+  );
 
 describe('validateToolRegistry accepts', () => {
   test.each<[string, unknown]>([
@@ -124,12 +121,10 @@ describe('validateToolRegistry rejects, naming the runtime, the field and what i
   });
 
   test('without a package the runtime alone is named', () => {
-    try {
-      validateToolRegistry(registry(echo(), echo()), { runtime: 'mcp' });
-    } catch (error) {
-      expect((error as Error).message).toContain('Invalid tool registry from runtime "mcp":');
-      return;
-    }
-    throw new Error('accepted');
+    const error = namedError(
+      () => validateToolRegistry(registry(echo(), echo()), { runtime: 'mcp' }),
+      'invalid-tool-registry',
+    );
+    expect(error.message).toContain('Invalid tool registry from runtime "mcp":');
   });
 });

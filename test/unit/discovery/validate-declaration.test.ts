@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isPlurnkExecsError, validateRuntimeDecl } from '../../../src/index.js';
+import { validateRuntimeDecl } from '../../../src/index.js';
+import { namedError } from '../../helpers/named-error.js';
 
 const PACKAGE = '@acme/acme-execs-cobol';
 
@@ -16,15 +17,11 @@ function cobol(): Record<string, unknown> & { invocation: Record<string, unknown
   };
 }
 
-function rejection(decl: unknown): Error {
-  try {
-    validateRuntimeDecl(decl, { packageName: PACKAGE, source: 'plurnk.runtimes[0]' });
-  } catch (error) {
-    expect(isPlurnkExecsError(error, 'invalid-declaration')).toBe(true);
-    return error as Error;
-  }
-  throw new Error('the declaration was accepted');
-}
+const rejection = (decl: unknown) =>
+  namedError(
+    () => validateRuntimeDecl(decl, { packageName: PACKAGE, source: 'plurnk.runtimes[0]' }),
+    'invalid-declaration',
+  );
 
 const withInvocation = (invocation: Record<string, unknown>) => ({ ...cobol(), invocation });
 const file = { role: 'source file', kind: 'path' };

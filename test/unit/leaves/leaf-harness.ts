@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { join } from 'node:path';
+import { problemCode } from '../../../src/index.js';
 import type { BaseExecutor, ChannelState, ExecArgs, ExecResult, Notice, RuntimeDecl } from '../../../src/index.js';
 import { recordingArgs } from '../../helpers/recording-args.js';
 
@@ -85,7 +86,9 @@ afterAll(async () => {
 export function hostFor(leaf: Leaf): Promise<Host> {
   let host = hosts.get(leaf);
   if (host === undefined) {
-    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)] });
+    // A generous probe bound: these tests judge the leaves, and a loaded machine can take
+    // seconds to start an interpreter's version command (the bound itself is tested in host/).
+    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)], probeTimeoutMs: 30_000 });
     hosts.set(leaf, host);
   }
   return host;
@@ -109,6 +112,8 @@ export async function runTag(tag: string, fields: ExecFields = {}): Promise<Leaf
     ...(fields.env === undefined ? {} : { env: fields.env }),
     ...(fields.signal === undefined ? {} : { signal: fields.signal }),
   });
+  if (out.result.status === 501)
+    throw new Error(`${tag} is unavailable in the test host: ${out.result.problem?.detail ?? 'no detail'}`);
   if (out.violations.length > 0) throw new Error(`${tag} broke the sink contract: ${out.violations.join('; ')}`);
   const channels: LeafRun['channels'] = {};
   for (const [name, output] of Object.entries(out.channels)) {
@@ -134,5 +139,5 @@ export async function runInProcess(executor: BaseExecutor, tag: string, fields: 
 
 /** The Problem code of a result (the last segment of its `type`), or undefined on success. */
 export function problemCodeOf(result: ExecResult): string | undefined {
-  return result.problem?.type.slice(result.problem.type.lastIndexOf('/') + 1);
+  return result.problem === undefined ? undefined : problemCode(result.problem.type);
 }

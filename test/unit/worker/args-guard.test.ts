@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isPlurnkExecsError } from '../../../src/index.js';
 import { guardArgs } from '../../../src/worker/args-guard.js';
 import { capWrites } from '../../../src/worker/output-cap.js';
 import { recordingArgs } from '../../helpers/recording-args.js';
+import { namedError } from '../../helpers/named-error.js';
 
 describe('guardArgs', () => {
   it('reads through to the args, their env and their sinks', () => {
@@ -31,13 +31,7 @@ describe('guardArgs', () => {
     const { args } = recordingArgs({ runtime: 'sh', env: {} });
     const reports: string[] = [];
     const guarded = guardArgs(args, (report) => void reports.push(report));
-    let thrown: unknown;
-    try {
-      mutate(guarded as unknown as Record<string, unknown>);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(isPlurnkExecsError(thrown, 'forbidden')).toBe(true);
+    namedError(() => mutate(guarded as unknown as Record<string, unknown>), 'forbidden');
     expect(reports).toEqual([expect.stringContaining(message)]);
   });
 });

@@ -1,21 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isPlurnkExecsError } from '../../../../src/index.js';
 import { recordingArgs } from '../../../helpers/recording-args.js';
 import { executorClass, executorFor, problemCodeOf, runTag, TAGS } from '../leaf-harness.js';
+import { namedError } from '../../../helpers/named-error.js';
 
 const COMMON = [...TAGS].filter(([, entry]) => entry.leaf === 'common').map(([tag]) => tag);
 
 describe('common leaf contract', () => {
   it('refuses to be constructed for a tag the package does not claim', async () => {
     const Executor = await executorClass('@plurnk/plurnk-execs-common');
-    let thrown: unknown;
-    try {
-      new Executor({ runtime: 'cobol', glyph: '' });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(isPlurnkExecsError(thrown, 'invalid-declaration')).toBe(true);
-    expect((thrown as Error).message).toMatch(
+    const thrown = namedError(() => new Executor({ runtime: 'cobol', glyph: '' }), 'invalid-declaration');
+    expect(thrown.message).toMatch(
       /constructed for runtime "cobol", which it does not claim; it claims sh, bash, node/,
     );
   });

@@ -123,10 +123,16 @@ describe('git leaf', () => {
     expect(run.channel('stdout').text).toBe(`${repo}\nfalse\n`);
   });
 
+  // In-process: a host thread copies process.env when it starts, so a stub made after the
+  // host booted would never reach the leaf.
   it('strips them from process.env too when the run has no env of its own', async () => {
     vi.stubEnv('GIT_DIR', join(dir, 'nowhere'));
-    const run = await runTag('git', { body: 'log --format=%s', target: repo });
-    expect(run.channel('stdout').text).toBe('first commit\n');
+    const { result, recording } = await runInProcess(await executorFor('git'), 'git', {
+      body: 'log --format=%s',
+      target: repo,
+    });
+    expect(result).toEqual({ status: 200, exitCode: 0 });
+    expect(recording.text('stdout')).toBe('first commit\n');
   });
 
   it('strips every variable git itself lists as repository-local', async () => {
@@ -139,10 +145,17 @@ describe('git leaf', () => {
     expect(['GIT_AUTHOR_NAME', 'GIT_COMMITTER_EMAIL', 'PATH'].filter((name) => isRepositoryEnv(name))).toEqual([]);
   });
 
+  // In-process, so the leaf holds the very object the caller passed (a host run would clone it).
   it('leaves args.env itself untouched', async () => {
     const own = { ...env, GIT_DIR: join(dir, 'nowhere') };
-    await runTag('git', { body: 'status', target: repo, env: own });
-    expect(own.GIT_DIR).toBe(join(dir, 'nowhere'));
+    const { result, recording } = await runInProcess(await executorFor('git'), 'git', {
+      body: 'rev-parse --show-toplevel',
+      target: repo,
+      env: own,
+    });
+    expect(result).toEqual({ status: 200, exitCode: 0 });
+    expect(recording.text('stdout')).toBe(`${repo}\n`);
+    expect(own).toEqual({ ...env, GIT_DIR: join(dir, 'nowhere') });
   });
 
   it('is available with git --version as the detail, and a host effect', async () => {

@@ -14,6 +14,8 @@ export interface WorkerBoot {
   readonly entryUrl: string;
   /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
   readonly limits?: WorkerLimits;
+  /** The `PLURNK_EXECS_RUN` value children started outside any task carry (absent ⇒ the thread makes one up). */
+  readonly marker?: string;
   /**
    * The leaf's own configuration keys in the thread's starting env: kept in `process.env`
    * beneath a run's env, as 1.x leaves read them from `process.env` whatever the run's env is.
@@ -72,7 +74,11 @@ export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
   /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
   | { readonly kind: 'warm'; readonly control: Port; readonly sinks: Port }
-) & { readonly announce?: boolean };
+) & {
+  readonly announce?: boolean;
+  /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
+  readonly marker?: string;
+};
 
 /**
  * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as

@@ -13,6 +13,7 @@ import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -38,6 +39,10 @@ export interface RunEnd {
   readonly result: ExecResult;
   readonly poisoned: boolean;
   readonly groups: ReadonlySet<number>;
+  /** The `PLURNK_EXECS_RUN` value every child the run started carries. */
+  readonly marker: string;
+  /** When the run was posted (epoch ms): none of its processes is older. */
+  readonly since: number;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -69,6 +74,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     (message) => guard.onMessage(message),
     (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
   );
+  const marker = newRunMarker();
+  const since = Date.now();
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -80,10 +87,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // The run guard needs `started`: silence is measured from the moment run() began, and
     // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [
-      control.workerPort,
-      sinkPort.workerPort,
-    ]);
+    const task = handle.post(
+      { kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort, marker },
+      [control.workerPort, sinkPort.workerPort],
+    );
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -114,12 +121,20 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
           : judge(settled, context),
       context,
     );
+    // An output cap is an ordinary failure; an RSS kill that was a guess among several runs
+    // may have hit an innocent tag, so neither counts against the breaker.
     const crash =
-      fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
+      fault && fault.code !== 'output-limit-exceeded' && fault.uncertain !== true
+        ? fault.detail
+        : escaped
+          ? result.problem?.detail
+          : undefined;
     return {
       result,
       poisoned: settled.kind !== 'reply' || escaped,
       groups: control.groups,
+      marker,
+      since,
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
@@ -133,6 +148,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
       poisoned: true,
       groups: control.groups,
+      marker,
+      since,
       crash: undefined,
       console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },

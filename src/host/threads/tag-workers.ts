@@ -64,7 +64,7 @@ export class TagWorkers {
     const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       if (wantsSpare) this.keepSpare();
     });
-    return retire ? this.retire(handle, later) : later;
+    return retire ? this.retire(handle, later, outcome.poisoned) : later;
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
@@ -73,7 +73,7 @@ export class TagWorkers {
     const all = [...this.available.splice(0), ...this.busy];
     this.busy.clear();
     this.lentToRuns.clear();
-    await Promise.all([...all.map((handle) => this.retire(handle)), ...this.retiring]);
+    await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
   }
 
   /** Thread ids by role, for tests and diagnostics. */
@@ -98,7 +98,8 @@ export class TagWorkers {
   /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
   private pruneDead(): void {
     for (let i = this.available.length - 1; i >= 0; i--) {
-      if (this.available[i]!.deathReason !== undefined) void this.retire(this.available.splice(i, 1)[0]!);
+      if (this.available[i]!.deathReason !== undefined)
+        void this.retire(this.available.splice(i, 1)[0]!, Promise.resolve(), true);
     }
   }
 
@@ -115,14 +116,19 @@ export class TagWorkers {
     return handle.runs >= this.recycle.afterRuns;
   }
 
-  /** Terminates `handle` (once `after` settled) and reaps its stray groups; close() waits for it. */
-  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve()): Promise<void> {
+  /**
+   * Terminates `handle` (once `after` settled) and reaps its stray groups — and, when it reported
+   * one or ended badly (`sweep`), whatever carries its thread marker; close() waits for it.
+   */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
     const done = (async () => {
       await after;
       try {
         await handle.terminate();
       } finally {
-        await reapGroups(handle.takeStrayGroups(), this.graceMs);
+        const groups = handle.takeStrayGroups();
+        const marker = sweep || groups.length > 0 ? handle.marker : undefined;
+        await reapGroups(groups, this.graceMs, marker, handle.startedAt);
       }
     })().catch(() => {
       // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.

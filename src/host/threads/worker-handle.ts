@@ -16,6 +16,7 @@ import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -39,6 +40,10 @@ export interface WorkerSpec {
 export class WorkerHandle {
   /** The thread's `threadId`: tests prove recycling with it. */
   readonly threadId: number;
+  /** The `PLURNK_EXECS_RUN` value of children the thread starts outside any task (at import, in its constructor, from a stray timer). */
+  readonly marker = newRunMarker();
+  /** When the thread was started (epoch ms): nothing it started is older. */
+  readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
@@ -58,7 +63,7 @@ export class WorkerHandle {
       // Sync atomics freeze an idle thread: its timers, ports and child events stop.
       atomics: 'disabled',
       recordTiming: false,
-      workerData: spec.boot,
+      workerData: { ...spec.boot, marker: this.marker },
       env: spec.env,
       ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
     });

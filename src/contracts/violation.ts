@@ -34,6 +34,8 @@ export const THREAD_VIOLATION_KINDS = [
  * - `console-output`: output through `console.*`, stdout or stderr instead of a declared channel.
  * - `embedding-sink`: the embedding service's own sink threw or answered nonsense (not the leaf's fault).
  * - `host-error`: the host itself failed to handle a sink call (not the leaf's fault).
+ * - `foreign-process-group`: a process-group report the host refused, since the group is not
+ *   provably the run's own (another run's, older than the run, or not the host's descendant).
  * - `mutated-args`, `thread-ban`, `forbidden-signal`, `main-thread`, `process-knob`, `notice-limit`
  *   (notices past `limits.noticeBytes`, dropped, recorded once per run): see {@link THREAD_VIOLATION_KINDS}.
  * - `truncated`: stands for the violations past the kept ones; its detail counts them.
@@ -52,6 +54,7 @@ export const VIOLATION_KINDS = [
   'console-output',
   'embedding-sink',
   'host-error',
+  'foreign-process-group',
   ...THREAD_VIOLATION_KINDS,
   'truncated',
 ] as const;

@@ -64,8 +64,8 @@ export async function probeAll(
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
   const handle = workers.acquire('call');
-  const control = openControlPort();
   const marker = newRunMarker();
+  const control = openControlPort(marker);
   const since = Date.now();
   let poisoned = false;
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
@@ -96,7 +96,7 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
-    const swept = control.groups.size > 0 || poisoned ? marker : undefined;
+    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
     await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }

@@ -51,6 +51,7 @@ const stringSlice = bindCall(String.prototype.slice);
 const stringSplit = bindCall(String.prototype.split as (separator: string) => string[]);
 const stringLastIndexOf = bindCall(String.prototype.lastIndexOf);
 const stringIncludes = bindCall(String.prototype.includes);
+const stringIndexOf = bindCall(String.prototype.indexOf);
 /** `String.prototype.startsWith`, as it was before any leaf loaded. */
 export const stringStartsWith = bindCall(String.prototype.startsWith);
 /** `Array.isArray` and `Object.keys`, as they were before any leaf loaded. */
@@ -60,8 +61,10 @@ const readText = readFileSync as (path: string, encoding: 'utf8') => string;
 /** This process, as it was when the guards loaded. */
 export const HOST_PID = process.pid;
 
-/** The `/proc/<pid>/stat` fields the guards use, or undefined when the process is gone or unreadable. */
-export function readProcStat(pid: number): { state: string; ppid: number; pgrp: number } | undefined {
+/** The `/proc/<pid>/stat` fields the guards use (its start time in clock ticks since boot), or undefined when the process is gone or unreadable. */
+export function readProcStat(
+  pid: number,
+): { state: string; ppid: number; pgrp: number; startTicks: number } | undefined {
   let text: string;
   try {
     text = readText(`/proc/${pid}/stat`, 'utf8');
@@ -70,7 +73,19 @@ export function readProcStat(pid: number): { state: string; ppid: number; pgrp: 
   }
   // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
   const fields = stringSplit(stringSlice(text, stringLastIndexOf(text, ')') + 2), ' ');
-  return { state: fields[0] ?? '', ppid: +(fields[1] ?? 0), pgrp: +(fields[2] ?? 0) };
+  return { state: fields[0] ?? '', ppid: +(fields[1] ?? 0), pgrp: +(fields[2] ?? 0), startTicks: +(fields[19] ?? 0) };
+}
+
+/** Now in clock ticks since boot (USER_HZ 100, the unit of a start time), or 0 when /proc cannot tell. */
+export function ticksSinceBoot(): number {
+  let text: string;
+  try {
+    text = readText('/proc/uptime', 'utf8');
+  } catch {
+    return 0;
+  }
+  const ticks = Math.floor(+(stringSplit(text, ' ')[0] ?? '') * 100);
+  return ticks > 0 ? ticks : 0;
 }
 
 /** True when process `pid`'s environment holds `name=value`. */
@@ -80,6 +95,21 @@ export function carriesMarker(pid: number, name: string, value: string): boolean
   } catch {
     return false;
   }
+}
+
+/** The value of `name` in process `pid`'s environment, or undefined (unset, or the process unreadable). */
+export function environValue(pid: number, name: string): string | undefined {
+  let environ: string;
+  try {
+    environ = `\0${readText(`/proc/${pid}/environ`, 'utf8')}`;
+  } catch {
+    return undefined;
+  }
+  const start = stringIndexOf(environ, `\0${name}=`);
+  if (start === -1) return undefined;
+  const from = start + name.length + 2;
+  const end = stringIndexOf(environ, '\0', from);
+  return stringSlice(environ, from, end === -1 ? environ.length : end);
 }
 
 /** True when `pid` descends from this process (its parent chain reaches `process.pid`). */

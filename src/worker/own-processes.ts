@@ -1,12 +1,20 @@
 import { RUN_MARKER } from '../runtime/run-marker.js';
-import { carriesMarker, descendsFromThisProcess, HOST_PID, readProcStat } from './guard-kit.js';
+import {
+  carriesMarker,
+  descendsFromThisProcess,
+  environValue,
+  HOST_PID,
+  readProcStat,
+  ticksSinceBoot,
+} from './guard-kit.js';
 
 /**
  * What a leaf in this thread may treat as its own processes. "Own" means: a member of a
  * process group the thread started for the current task (every child the child_process guard
  * spawned is detached into a group of its own and adopted here) or, between tasks, for the
- * thread; a group the leaf reported itself (`reportProcessGroup`) whose leader descends from
- * this process or carries the task's (or thread's) marker; or a process carrying that marker.
+ * thread; a group the leaf reported itself (`reportProcessGroup`) whose leader carries the task's
+ * (or thread's) marker, or carries none, descends from this process and started since the task
+ * (or thread) began — another run's children descend from this process too; or a process carrying that marker.
  * Never this process, its group, pid 0 or -1. Groups of an earlier task are not own: the host
  * reaped them when that task ended.
  */
@@ -32,6 +40,8 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
   const threadGroups: Record<number, true> = Object.create(null) as Record<number, true>;
   let taskGroups: Record<number, true> | undefined;
   let taskMarker: string | undefined;
+  const threadSince = ticksSinceBoot();
+  let taskSince: number | undefined;
   const current = () => taskGroups ?? threadGroups;
   const has = (pgid: number) => pgid in threadGroups || (taskGroups !== undefined && pgid in taskGroups);
   const marked = (pid: number) =>
@@ -47,10 +57,12 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
     marker: () => taskMarker ?? threadMarker,
     beginTask(marker) {
       taskMarker = marker;
+      taskSince = ticksSinceBoot();
       taskGroups = Object.create(null) as Record<number, true>;
     },
     endTask() {
       taskMarker = undefined;
+      taskSince = undefined;
       taskGroups = undefined;
     },
     adopt(pgid) {
@@ -60,7 +72,15 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
       if (!(pgid > 1) || forbidden(pgid) || has(pgid)) return;
       const leader = readProcStat(pgid);
       if (leader === undefined || leader.pgrp !== pgid) return;
-      if (descendsFromThisProcess(pgid) || marked(pgid)) current()[pgid] = true;
+      // One tick of slack: uptime and start times are both rounded to ticks.
+      if (marked(pgid)) {
+        current()[pgid] = true;
+        return;
+      }
+      // A leader with another task's marker is another run's, however recent: runs share this process.
+      const recent = leader.startTicks >= (taskSince ?? threadSince) - 1;
+      if (recent && environValue(pgid, RUN_MARKER) === undefined && descendsFromThisProcess(pgid))
+        current()[pgid] = true;
     },
     mayTarget(pid) {
       if (pid !== (pid | 0) || forbidden(pid)) return false;

@@ -26,8 +26,8 @@ export async function callEffect(
   options: { timeoutMs: number; loadTimeoutMs: number; graceMs: number; closing: AbortSignal },
 ): Promise<EffectCall> {
   const { timeoutMs, closing } = options;
-  const control = openControlPort();
   const marker = newRunMarker();
+  const control = openControlPort(marker);
   const since = Date.now();
   let poisoned = false;
   try {
@@ -65,7 +65,7 @@ export async function callEffect(
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();
-    const swept = control.groups.size > 0 || poisoned ? marker : undefined;
+    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
     await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }

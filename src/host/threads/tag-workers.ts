@@ -118,16 +118,19 @@ export class TagWorkers {
 
   /**
    * Terminates `handle` (once `after` settled) and reaps its stray groups — and, when it reported
-   * one or ended badly (`sweep`), whatever carries its thread marker; close() waits for it.
+   * one or ended badly (`sweep`), whatever carries its thread marker; close() waits for it. The
+   * wait for the thread to end is bounded by `graceMs` (a thread blocked in the kernel cannot
+   * end; it is reaped around and left to end when its call returns), and the reap by `graceMs`
+   * plus the SIGKILL settle time, so close() always settles.
    */
   private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
     const done = (async () => {
       await after;
       try {
-        await handle.terminate();
+        await handle.terminateWithin(this.graceMs);
       } finally {
         const groups = handle.takeStrayGroups();
-        const marker = sweep || groups.length > 0 ? handle.marker : undefined;
+        const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
         await reapGroups(groups, this.graceMs, marker, handle.startedAt);
       }
     })().catch(() => {

@@ -10,7 +10,8 @@ import {
   type WorkerTask,
 } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
-import { openControlPort } from '../ports/control-port.js';
+import { openControlPort, type ControlPort } from '../ports/control-port.js';
+import { openGroupClaims } from '../ports/group-claims.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
@@ -49,7 +50,10 @@ export class WorkerHandle {
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
   private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
-  private readonly strayGroups = new Set<number>();
+  /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
+  private readonly strayGroups = openGroupClaims(this.marker);
+  /** The warm-up task in flight, whose queued reports a retirement must not lose. */
+  private warming: ControlPort | undefined;
   private death: string | undefined;
   private terminated: Promise<void> | undefined;
 
@@ -96,7 +100,7 @@ export class WorkerHandle {
       'message',
       guardListener((message: unknown) => {
         if (!isWorkerControlMessage(message)) return;
-        if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+        if (message.type === 'process-group') this.strayGroups.claim(message.pgid);
         else if (message.type === 'fault')
           crashed(
             `an error escaped the leaf between calls: ${clipText(`${message.error.name}: ${message.error.message}`, 1024)}`,
@@ -136,13 +140,16 @@ export class WorkerHandle {
   /**
    * Runs a built-in no-op executor in the thread a few times, never the leaf. A thread's first
    * runs execute every function on the run path for the first time (lazily compiled, cold
-   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. Never
-   * rejects; a thread that dies meanwhile is handled like any other death.
+   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. The leaf is
+   * still loading meanwhile, so a child it starts at import is reported on a warm-up task's
+   * port: such a group is the thread's, reaped when the thread is retired (or the host closes).
+   * Never rejects; a thread that dies meanwhile is handled like any other death.
    */
   warmUp(): void {
     void (async () => {
       for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
-        const control = openControlPort();
+        const control = openControlPort({ claims: this.strayGroups });
+        this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
         try {
           await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [
@@ -150,6 +157,7 @@ export class WorkerHandle {
             sinks.workerPort,
           ]);
         } finally {
+          this.warming = undefined;
           control.close();
           sinks.close();
         }
@@ -164,11 +172,31 @@ export class WorkerHandle {
     return this.terminated;
   }
 
-  /** Process groups the thread reported while no task was running; cleared by the call. */
+  /**
+   * Terminates the thread, waiting at most `ms` for it to go; true when it went. A thread
+   * blocked in the kernel — `execSync` until its child dies, `openSync` of a FIFO nobody
+   * writes to, forever — cannot stop until the call returns, and no wait of the host may hang
+   * on it: it is retired either way, and ends when (if) the call returns.
+   */
+  async terminateWithin(ms: number, reason?: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      this.terminate(reason).then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false))),
+    ]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */
+  get refusedStrayGroups(): number {
+    return this.strayGroups.refused;
+  }
+
+  /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */
   takeStrayGroups(): number[] {
-    const groups = [...this.strayGroups];
-    this.strayGroups.clear();
-    return groups;
+    this.warming?.drain();
+    return this.strayGroups.take();
   }
 }
 

@@ -13,6 +13,10 @@ const SLOW = [
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];
 
+// CI asks for a JSON report beside the terminal one (PLURNK_EXECS_TEST_REPORT=<file>) so it can
+// print the failed tests last, where a truncated log still shows them.
+const REPORT = process.env.PLURNK_EXECS_TEST_REPORT;
+
 // Integration tests start real worker threads and real process groups; on a 2-core machine
 // they run one file at a time so timing-sensitive cases (grace, probe timeouts) stay honest.
 export default defineConfig({
@@ -22,6 +26,8 @@ export default defineConfig({
     hookTimeout: 30_000,
     env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' },
     globalSetup: ['test/global-setup.ts'],
+    reporters: REPORT ? ['default', 'json'] : ['default'],
+    ...(REPORT ? { outputFile: { json: REPORT } } : {}),
     projects: [
       {
         extends: true,

@@ -1,4 +1,5 @@
-import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import * as v from 'valibot';
 import {
@@ -50,6 +51,9 @@ export class WorkerHandle {
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
   private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
+  private readonly thread: Worker;
+  /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
+  private idleBaseline: EventLoopUtilization | undefined;
   /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
   private readonly strayGroups = openGroupClaims(this.marker);
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
@@ -74,6 +78,7 @@ export class WorkerHandle {
     const thread = this.pool.threads[0];
     if (thread === undefined) throw new Error('piscina did not start a thread');
     this.threadId = thread.threadId;
+    this.thread = thread as unknown as Worker;
     const crashed = (reason: string) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
@@ -147,6 +152,7 @@ export class WorkerHandle {
    */
   warmUp(): void {
     void (async () => {
+      this.idleBaseline = undefined;
       for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
         const control = openControlPort({ claims: this.strayGroups });
         this.warming = control;
@@ -162,6 +168,7 @@ export class WorkerHandle {
           sinks.close();
         }
       }
+      this.markIdle();
     })().catch(() => {});
   }
 
@@ -186,6 +193,40 @@ export class WorkerHandle {
     ]);
     clearTimeout(timer);
     return ended;
+  }
+
+  /** The thread has no task from now on (it was given back, or finished warming up): its idle load is measured from here. */
+  markIdle(): void {
+    if (this.warming === undefined) this.idleBaseline = this.loopCounters();
+  }
+
+  /** The thread takes a task: what its event loop does now is the task's, not idle work. */
+  markBusy(): void {
+    this.idleBaseline = undefined;
+  }
+
+  /**
+   * The share of wall time the thread's event loop was busy since it became idle or was last
+   * sampled (0–1), and over how many ms; undefined while it has a task or is warming up. Read
+   * from the host (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a
+   * thread stuck in synchronous code counts as fully busy.
+   */
+  sampleIdleLoad(): { utilization: number; ms: number } | undefined {
+    const before = this.idleBaseline;
+    if (before === undefined || this.warming !== undefined || this.death !== undefined) return undefined;
+    const now = this.loopCounters();
+    if (now === undefined) return undefined;
+    this.idleBaseline = now;
+    const ms = now.idle + now.active - (before.idle + before.active);
+    return ms > 0 ? { utilization: (now.active - before.active) / ms, ms } : undefined;
+  }
+
+  private loopCounters(): EventLoopUtilization | undefined {
+    try {
+      return this.thread.performance.eventLoopUtilization();
+    } catch {
+      return undefined; // The thread is gone.
+    }
   }
 
   /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */

@@ -186,6 +186,15 @@ export type SinkCall =
   readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
 
 /**
+ * How many `interact()` calls one run may have pending at once. An interaction waits for a
+ * person or the embedding service, so a leaf never needs many in flight; 3,000 at once all
+ * reached the embedding service's sink before this cap. The host refuses a call past it at
+ * once (the leaf's promise rejects, a violation is recorded) without asking the embedding
+ * service; the host is where it is held, since a leaf can post on its port directly.
+ */
+export const MAX_PENDING_INTERACTIONS = 16;
+
+/**
  * Worker ⇒ host on the sink port: a call that is answered, `[name, id, ...arguments]`. The
  * host answers every one with a {@link SinkAnswer} carrying the same id, in arrival order
  * after every message before it was applied.

@@ -27,7 +27,7 @@ export const THREAD_VIOLATION_KINDS = [
  * - `invalid-state`: setState with something that is not a channel state.
  * - `invalid-write`: a write whose chunk is not a string or whose mimetype is not a non-empty string.
  * - `invalid-notice`: emit with something that is not a notice.
- * - `invalid-interaction`: interact with something that is not an interaction request.
+ * - `invalid-interaction`: interact with something that is not an interaction request, or past the pending cap.
  * - `invalid-entry`: entry with arguments that are not (path, content, options).
  * - `malformed-sink-call`: a message on the sink port that is no sink call, or that the host could not read.
  * - `after-settle`: a sink call that arrived after `run()` settled.

@@ -108,6 +108,10 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   // Its import-time child carries no run's marker and is reaped with its thread: the host
   // contains it, and no run of check can see it.
   ['starts-child-at-import', []],
+  // Its runs answer; only the host's idle watch sees the loop it leaves running (and retires the thread).
+  ['busy-while-idle', []],
+  // check offers no interact sink: every interaction resolves cancelled at once, so none is ever pending.
+  ['floods-interactions', []],
 ];
 
 describe('plurnk-execs check against the zoo', () => {

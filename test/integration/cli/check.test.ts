@@ -39,6 +39,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['run-exits', ['run-exits.example', 'run-exits.result']],
   ['late-uncaught-exception', ['late-uncaught-exception.example', 'late-uncaught-exception.result']],
   ['late-unhandled-rejection', ['late-unhandled-rejection.example', 'late-unhandled-rejection.result']],
+  ['escapes-between-runs', []],
   ['invalid-result', ['invalid-result.example', 'invalid-result.result']],
   ['probe-spins', ['probe-spins.probe']],
   ['host/exec-probe-hangs', ['probe-hangs.probe']],

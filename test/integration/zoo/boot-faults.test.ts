@@ -139,6 +139,7 @@ describe('the zoo: a thread that never loads after boot', () => {
   const hostErrors = watchHostErrors();
   afterAll(() => hostErrors.dispose());
 
+  // Two load bounds run out in this test, one after the other: it gets a timeout of its own.
   it(
     'bounds effect() and the run acknowledgement by loadTimeoutMs',
     async () => {
@@ -197,7 +198,6 @@ describe('the zoo: a thread that never loads after boot', () => {
         stalled.close();
       }
       expect(hostErrors.errors).toEqual([]);
-      // Two load bounds run out in it, one after the other.
     },
     4 * LOAD_MS + 30_000,
   );

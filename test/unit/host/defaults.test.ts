@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_RUN_TIMEOUT_MS } from '../../../src/check/check-package.js';
-import { defaultRssMb } from '../../../src/host/defaults.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, defaultRssMb } from '../../../src/host/defaults.js';
 import { resolveHostOptions } from '../../../src/host/host-options.js';
 import { scratchDir } from '../../helpers/scratch.js';
 
@@ -49,11 +49,39 @@ describe('host defaults', () => {
     expect(number).toBe(value);
   });
 
-  it.each(Object.entries(LIMITS))('says limits.%s defaults to %i in docs/host.md', (name, value) => {
-    const row = new RegExp(`^\\| \`limits\\.${name}\` \\| ([^|]+) \\|`, 'm').exec(source('docs/host.md'));
-    expect(row, `no row for limits.${name} in docs/host.md`).not.toBeNull();
-    const [, amount, unit] = /^([\d ,]+?)(?: (KiB|MiB))?$/.exec(row![1]!.trim())!;
-    expect(Number(amount!.replace(/[ ,]/g, '')) * (UNITS[unit ?? ''] ?? 1)).toBe(value);
+  // Both tables of defaults, docs/host.md's options and docs/faults.md's limits, say each number.
+  const NUMBERS = [
+    ...Object.entries(LIMITS).map(([name, value]) => [`limits.${name}`, value] as const),
+    ['probeTimeoutMs', 3000],
+    ['loadTimeoutMs', 15_000],
+    ['hookTimeoutMs', 10_000],
+  ] as const;
+  const row = (doc: string, name: string) => {
+    const cell = new RegExp(`^\\| \`${name.replace('.', '\\.')}\` \\| ([^|]+) \\|`, 'm').exec(source(doc));
+    expect(cell, `no row for ${name} in ${doc}`).not.toBeNull();
+    return cell![1]!.trim();
+  };
+  it.each(['docs/host.md', 'docs/faults.md'].flatMap((doc) => NUMBERS.map(([name, value]) => [doc, name, value])))(
+    'says in %s that %s defaults to %i',
+    (doc, name, value) => {
+      const [, amount, unit] = /^([\d ,]+?)(?: (KiB|MiB))?$/.exec(row(doc as string, name as string))!;
+      expect(Number(amount!.replace(/[ ,]/g, '')) * (UNITS[unit ?? ''] ?? 1)).toBe(value);
+    },
+  );
+
+  it('says the breaker, the recycling and the hook bound the code uses, in both tables', () => {
+    expect(DEFAULT_HOOK_TIMEOUT_MS).toBe(10_000);
+    const { crashes, windowMs, cooldownMs } = resolveHostOptions({}).breaker;
+    expect(row('docs/host.md', 'breaker')).toBe(
+      `\`{ crashes: ${crashes}, windowMs: ${windowMs}, cooldownMs: ${cooldownMs} }\``,
+    );
+    expect(row('docs/faults.md', 'breaker')).toBe(
+      `${crashes} crashes / ${windowMs / 60_000} min, ${cooldownMs / 1000} s cool-down`,
+    );
+    expect(row('docs/host.md', 'recycle')).toBe(`\`'${resolveHostOptions({}).recycle as string}'\``);
+    expect(row('docs/faults.md', 'limits.rssMb')).toBe(
+      "80% of the machine's memory, or of the cgroup limit when lower",
+    );
   });
 
   // limits.rssMb: 80% of the machine's memory, or of the cgroup limit when lower. A fake

@@ -9,6 +9,7 @@ export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
 export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
 export { isCredentialName } from './threads/worker-env.js';
+export { PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from '../contracts/errors.js';
 export type {
   Availability,
   ChannelOutput,

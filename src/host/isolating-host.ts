@@ -1,3 +1,4 @@
+import { explainMissingTag } from '../discovery/known-leaves.js';
 import type { Effect } from '../contracts/effect.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
@@ -212,7 +213,7 @@ export class IsolatingHost implements Host {
       ? `is unavailable: ${booted.probe.verdict.detail ?? 'no detail'}`
       : this.discovery.disabled.includes(tag)
         ? 'is disabled by policy'
-        : 'is not registered';
+        : `is not registered: ${explainMissingTag(tag, this.discovery.searched ?? [])}`;
     throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
   }
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { EffectSchema } from '../contracts/effect.js';
+import { strictKeys } from '../contracts/strict-keys.js';
 import { schemaAgrees, type MutuallyAssignable, type SameType } from '../contracts/same-type.js';
 import type {
   Availability,
@@ -28,11 +29,11 @@ const Env = v.optional(v.record(v.string(), v.optional(v.string())));
 const recyclePolicySchema = v.union([
   v.literal('each-run'),
   v.literal('never'),
-  v.strictObject({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
+  strictKeys({ afterRuns: v.pipe(v.number(), v.integer(), v.minValue(1)) }),
 ]);
 schemaAgrees<SameType<v.InferOutput<typeof recyclePolicySchema>, RecyclePolicy>>();
 
-const hostOptionsSchema = v.strictObject({
+const hostOptionsSchema = strictKeys({
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),
   env: Env,
@@ -45,14 +46,14 @@ const hostOptionsSchema = v.strictObject({
   onInvalidLeaf: v.optional(v.picklist(['fail', 'skip'])),
   hookTimeoutMs: v.optional(PositiveMs),
   breaker: v.optional(
-    v.strictObject({
+    strictKeys({
       crashes: v.optional(PositiveInteger),
       windowMs: v.optional(PositiveMs),
       cooldownMs: v.optional(PositiveMs),
     }),
   ),
   limits: v.optional(
-    v.strictObject({
+    strictKeys({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
       externalMb: v.optional(PositiveInteger),
       rssMb: v.optional(PositiveInteger),
@@ -79,10 +80,10 @@ schemaAgrees<MutuallyAssignable<HostOptionsOut['env'], HostOptions['env']>>();
  */
 export const HostOptionsSchema: v.GenericSchema<HostOptions> = hostOptionsSchema;
 
-const streamAddressSchema = v.strictObject({ loop: Count, turn: Count, sequence: Count });
+const streamAddressSchema = strictKeys({ loop: Count, turn: Count, sequence: Count });
 schemaAgrees<SameType<v.InferOutput<typeof streamAddressSchema>, StreamAddress>>();
 
-const sinksSchema = v.strictObject({
+const sinksSchema = strictKeys({
   write: fn<EmbeddingSinks['write']>(),
   setState: fn<EmbeddingSinks['setState']>(),
   emit: fn<EmbeddingSinks['emit']>(),
@@ -92,7 +93,7 @@ const sinksSchema = v.strictObject({
 schemaAgrees<SameType<keyof v.InferOutput<typeof sinksSchema>, keyof EmbeddingSinks>>();
 schemaAgrees<MutuallyAssignable<v.InferOutput<typeof sinksSchema>, EmbeddingSinks>>();
 
-const execRequestSchema = v.strictObject({
+const execRequestSchema = strictKeys({
   runtime: v.string(),
   body: v.string(),
   target: v.optional(v.nullable(v.string())),

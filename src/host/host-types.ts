@@ -7,6 +7,7 @@ import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
+import type { OutcomeClass } from './outcome-class.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
 export type RecyclePolicy = 'each-run' | 'never' | { afterRuns: number };
@@ -140,6 +141,12 @@ export interface ChannelOutput {
 
 /** What `exec` resolves: never rejects for a leaf's fault, only for bad input or a closed host. */
 export interface ExecOutcome {
+  /**
+   * How the EXEC ended, in one word: branch on this, not on Problem type URIs. A closed set
+   * (`OUTCOME_CLASSES`): `ok`, `failed`, `cancelled`, `timeout`, `refused`, `leaf-fault`,
+   * `host-fault`; docs/host.md says what each means.
+   */
+  outcome: OutcomeClass;
   /** The validated result, or the failure the host minted for the run. */
   result: ExecResult;
   /** The one effect fact used, or null when the EXEC was refused before `effect()`. */

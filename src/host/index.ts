@@ -24,5 +24,6 @@ export type {
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
+export { OUTCOME_CLASSES, type OutcomeClass } from './outcome-class.js';
 export { PROBE_FAULTS, RUN_END_REASONS, type ForcedEnd, type ProbeFault, type RunEndReason } from './fault-kinds.js';
 export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

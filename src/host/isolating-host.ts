@@ -13,6 +13,7 @@ import { executeRun } from './dispatch/execute-run.js';
 import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
+import { classifyOutcome } from './outcome-class.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { ProbeOutcome } from './probe-all.js';
 import { countLiveProcesses, reapGroups } from './threads/reaper.js';
@@ -185,6 +186,7 @@ export class IsolatingHost implements Host {
         : null;
       const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd };
       return {
+        outcome: classifyOutcome(end.result, end.forcedEnd),
         result: end.result,
         effect: call.effect,
         address,
@@ -244,5 +246,13 @@ function degradedFailure(tag: string, degraded: Degradation, detailLimit: number
 
 /** An outcome with no stream: the EXEC was refused, or failed before its run started. */
 function refused(result: ExecResult, effect: Effect | null): ExecOutcome {
-  return { result, effect, address: null, channels: {}, notices: [], violations: [] };
+  return {
+    outcome: classifyOutcome(result, null),
+    result,
+    effect,
+    address: null,
+    channels: {},
+    notices: [],
+    violations: [],
+  };
 }

@@ -145,7 +145,8 @@ export class IsolatingHost implements Host {
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         poisoned = call.poisoned;
-        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit)), null);
+        const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
+        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions), null);
       }
       const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever

@@ -77,4 +77,13 @@ describe('executor-threw', () => {
     expect(stack.length).toBeLessThanOrEqual(10);
     expect(stack.join('\n')).not.toMatch(/node:|\/dist\/worker\//);
   });
+
+  it('carries the stack when effect() throws too', async () => {
+    const out = await host.exec({ runtime: 'outcomes-bad-effect', body: 'x' });
+    expect(out).toMatchObject({ outcome: 'leaf-fault', effect: null, result: { status: 500 } });
+    expect(out.result.problem?.detail).toBe('effect() threw: RangeError: no effect rule for this tag');
+    expect((out.result.problem?.stack as string[])[0]).toMatch(
+      /^classifyTarget \(file:\/\/.*\/exec-outcomes\/index\.js:\d+:\d+\)$/,
+    );
+  });
 });

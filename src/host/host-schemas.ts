@@ -17,6 +17,14 @@ export const RecyclePolicySchema = v.union([
  * documentation; its default comes from defaults.ts (a test pins the two together).
  */
 export const HostOptionsSchema = v.strictObject({
+  /**
+   * Where the leaves' threads live (docs/isolation.md): `'process'`, an engine process of the
+   * host's own (restarted when it dies, in a PID namespace where the platform gives one, under
+   * Node's permission model); `'thread'`, the caller's own process. Default `'thread'`.
+   */
+  isolation: v.optional(v.picklist(['process', 'thread'])),
+  /** The process tier's Node permission model: directories the engine may write under. Default: `cwd` and the temp directory. */
+  permissions: v.optional(v.strictObject({ fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))) })),
   /** Discovery root (the nearest node_modules above it). Default: `process.cwd()`. */
   cwd: v.optional(v.string()),
   /** Explicit package directories to discover instead of scanning node_modules. */

@@ -115,6 +115,16 @@ export interface Availability {
   degraded?: { reason: string; crashes: number; retryInMs: number };
 }
 
+/** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
+export interface Isolation {
+  /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
+  tier: 'process' | 'thread';
+  /** The engine is the init of a PID namespace of its own (it saw itself as pid 1). */
+  pidNamespace: boolean;
+  /** Node's permission model holds the engine's file writes (it saw `process.permission`). */
+  permissionModel: boolean;
+}
+
 /** The isolating host (`@plurnk/plurnk-execs/host`). */
 export interface Host {
   readonly discovery: Discovery;
@@ -132,6 +142,8 @@ export interface Host {
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */
   exec(request: ExecRequest): Promise<ExecOutcome>;
+  /** Which containment is in effect: the tier, and in the process tier whether a PID namespace and the permission model hold. */
+  isolation(): Isolation;
   /** Settles in-flight runs 499, terminates every thread, reaps every process group. Idempotent. */
   close(): Promise<void>;
 }

@@ -18,6 +18,7 @@ export type {
   ExecRequest,
   Host,
   HostOptions,
+  Isolation,
   RecyclePolicy,
   RunContainment,
   StreamAddress,

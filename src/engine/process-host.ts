@@ -41,6 +41,7 @@ class ProcessHost implements Host {
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly breaker: CrashBreaker;
   private state: EngineState = { availability: {}, available: [], toolRegistries: {} };
+  private stateAt = Date.now();
   private nextId = 0;
   private closing = false;
   private closed: Promise<void> | undefined;
@@ -70,7 +71,7 @@ class ProcessHost implements Host {
         options: engineOptions(options),
       },
       onMessage: (message) => this.receive(message),
-      onBooted: (state) => (this.state = state),
+      onBooted: (state) => this.setState(state),
       onProbe: (tag, availability) => {
         try {
           resolved.onProbe?.(tag, availability);
@@ -88,10 +89,17 @@ class ProcessHost implements Host {
   }
 
   availability(tag: string): Availability | undefined {
-    const verdict = this.state.availability[tag];
-    if (verdict === undefined) return undefined;
-    const degraded = this.breaker.degradation(tag);
-    return degraded === undefined ? { ...verdict } : { ...verdict, degraded: { ...degraded } };
+    const snapshot = this.state.availability[tag];
+    if (snapshot === undefined) return undefined;
+    const { degraded: engineDegraded, ...verdict } = snapshot;
+    // The engine's breaker spoke when the snapshot was taken: its cool-down has run on since.
+    const elapsed = Date.now() - this.stateAt;
+    const fromEngine =
+      engineDegraded !== undefined && engineDegraded.retryInMs > elapsed
+        ? { ...engineDegraded, retryInMs: engineDegraded.retryInMs - elapsed }
+        : undefined;
+    const degraded = this.breaker.degradation(tag) ?? fromEngine;
+    return degraded === undefined ? verdict : { ...verdict, degraded };
   }
 
   availableRuntimes(): string[] {
@@ -180,7 +188,7 @@ class ProcessHost implements Host {
       case 'exec-error':
         return this.relays.get(message.id)?.receive(message);
       case 'outcome':
-        this.state = message.state;
+        this.setState(message.state);
         return this.relays.get(message.id)?.receive(message);
       case 'effect':
         return this.effects.get(message.id)?.resolve(message.effect);
@@ -201,6 +209,11 @@ class ProcessHost implements Host {
     }
     for (const effect of this.effects.values())
       effect.reject(new PlurnkExecsError('effect-failed', `the engine process died: ${why}`));
+  }
+
+  private setState(state: EngineState): void {
+    this.state = state;
+    this.stateAt = Date.now();
   }
 
   private track<T>(work: Promise<T>): Promise<T> {

@@ -90,8 +90,7 @@ export const probeCommand: Command = {
       };
       io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } else {
-      io.stdout.write(renderProbeTable(rows, bootMs, discovery.disabled, discovery.skipped));
-      io.stdout.write(`${describeIsolation(contained)}\n`);
+      io.stdout.write(renderProbeTable(rows, bootMs, discovery.disabled, discovery.skipped, contained));
     }
     return EXIT.ok;
   },
@@ -102,6 +101,7 @@ function renderProbeTable(
   bootMs: number,
   disabled: readonly string[],
   skipped: readonly string[],
+  isolation: Isolation,
 ): string {
   const body = rows.map((row) => [
     row.tag,
@@ -117,6 +117,7 @@ function renderProbeTable(
       : formatTable(['TAG', 'PACKAGE', 'AVAILABLE', 'PROBE', 'DETAIL'], body);
   if (disabled.length > 0) text += `disabled by policy: ${disabled.join(', ')}\n`;
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
+  text += `${describeIsolation(isolation)}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
 }
 

@@ -168,3 +168,40 @@ describe('closing a process-tier host', () => {
     expect(await survivorsAfter([{ marker }])).toEqual([]);
   });
 });
+
+describe('the crash breaker in the process tier', () => {
+  it('charges an engine death to the tag only when its run was the one in flight', async () => {
+    const host = await createHost({
+      isolation: 'process',
+      packageDirs: [...zooDirs('healthy', 'host/exec-waits-for-abort'), join(FIXTURES, 'engine-faults')],
+      breaker: { crashes: 1, cooldownMs: 600_000 },
+    });
+    try {
+      const killDuring = async (runtimes: string[]) => {
+        const started = runtimes.map(() => handshake());
+        const runs = runtimes.map((runtime, i) =>
+          host.exec({
+            runtime,
+            body: 'wait',
+            sinks: { write: () => started[i]!.resolve() },
+          }),
+        );
+        await Promise.all(started.map((s) => s.promise));
+        process.kill(enginePids().engine[0]!, 'SIGKILL');
+        return Promise.all(runs);
+      };
+      // Two runs in flight: nobody can tell whose leaf it was, so no tag is charged.
+      const both = await killDuring(['engine-faults', 'wait-abort']);
+      expect(both.map((out) => out.containment?.forcedEnd?.reason)).toEqual(['engine-crashed', 'engine-crashed']);
+      expect(host.availability('engine-faults')?.degraded).toBeUndefined();
+      expect(host.availability('wait-abort')?.degraded).toBeUndefined();
+      // One run in flight: its tag is charged, and degraded past the breaker's one crash.
+      await killDuring(['engine-faults']);
+      expect(host.availability('engine-faults')?.degraded?.reason).toMatch(/the engine process died/);
+      expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(503);
+      expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -56,7 +56,7 @@ describe('plurnk-execs probe', () => {
     expect(row('jq')).toMatchObject({
       package: '@plurnk/plurnk-execs-jq',
       available: true,
-      detail: 'jq-1.8.2 (jq-wasm)',
+      detail: 'jq-1.8.2 (jq-wasm, stack +16 MiB)',
     });
     for (const tag of ['deno', 'bun', 'ruby']) {
       if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });

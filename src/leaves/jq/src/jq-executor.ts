@@ -8,7 +8,7 @@ import type {
   RuntimeAvailability,
 } from '@plurnk/plurnk-execs';
 import { bindEnv, unbindMessage } from './env-binding.js';
-import { callJq, jqEngine } from './jq-engine.js';
+import { callJq, jqEngine, jqStack } from './jq-engine.js';
 import { readInput } from './read-input.js';
 
 const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
@@ -18,7 +18,7 @@ const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({
 /** plurnk 1.x's recovery for a jq failure. */
 const JQ_RECOVERY = 'Correct the jq program or its input.';
 const ABORT_RECOVERY =
-  'The input or the program nests too deeply for jq-wasm: flatten the input or reduce the recursion. The next run gets a fresh jq.';
+  'jq-wasm ran out of memory or stack: bound the recursion or the size of what the program builds. The next run gets a fresh jq.';
 
 /**
  * The `jq` tag: jq 1.8.2 compiled to WebAssembly (jq-wasm), run in this thread. Program =
@@ -49,7 +49,12 @@ export class JqExecutor extends BaseExecutor {
   /** Loads the engine (which also warms it for the first run) and reports jq's version. */
   override async probe(_signal?: AbortSignal): Promise<RuntimeAvailability> {
     try {
-      return { available: true, detail: `${(await jqEngine()).version} (jq-wasm)` };
+      const { version } = await jqEngine();
+      const stack = jqStack();
+      const extra = stack?.enlarged
+        ? `, stack +${stack.addedMiB} MiB`
+        : `; its stack could not be enlarged (${stack?.reason ?? 'not loaded'}), so deeply nested values abort`;
+      return { available: true, detail: `${version} (jq-wasm${extra})` };
     } catch (error) {
       return {
         available: false,

@@ -36,8 +36,9 @@ describe('jq conformance through the leaf, via the host', () => {
     expect(leaf.passed).toBeGreaterThanOrEqual(direct.passed);
   });
 
-  it('fails only where the WebAssembly stack overflows, each as a clear jq-aborted Problem', () => {
-    expect(leaf.failures.filter((f) => !/jq-aborted/.test(f.reason))).toEqual([]);
+  it('passes every judged case, the deep-nesting ones included (jq-wasm alone overflows its stack on them)', () => {
+    expect(leaf.failures).toEqual([]);
+    expect(leaf.passed).toBe(768);
   });
 
   it('judges the 768 cases jq-wasm is measured on, leaving out the 13 that need a module path', () => {

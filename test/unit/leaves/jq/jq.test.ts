@@ -103,8 +103,20 @@ describe('jq leaf', () => {
     expect(run.channel('results').state).toBe('errored');
   });
 
-  it('a wasm stack overflow is a clear jq-aborted Problem, and the next run gets a fresh jq', async () => {
-    const deep = await runTag('jq', { body: 'reduce range(10000) as $_ ([]; [.]) | tojson | fromjson | flatten' });
+  it('has a stack for values nested 10 000 deep, as native jq does', async () => {
+    // jq-wasm's own 1 MiB stack overflows near depth 800 here; the leaf enlarges it (jq-stack.ts).
+    const deep = await runTag('jq', {
+      body: 'reduce range(9999) as $_ ([]; [.]) | [(tojson | length), (flatten | length), ([., .] | sort | length)]',
+    });
+    expect(deep.result).toEqual({ status: 200 });
+    // 10 000 arrays, one inside the other: 20 000 brackets.
+    expect(deep.channel('results').text).toBe('[20000,0,2]\n');
+  });
+
+  it('jq-wasm aborting is a clear jq-aborted Problem, and the next run gets a fresh jq', async () => {
+    // jq 1.8.2 refuses values deeper than 10 000 itself; unbounded recursion exhausts the
+    // module's memory instead, and Emscripten aborts.
+    const deep = await runTag('jq', { body: 'def f: [f]; f' });
     expect(deep.result.status).toBe(500);
     expect(problemCodeOf(deep.result)).toBe('jq-aborted');
     expect(deep.result.problem?.detail).toMatch(
@@ -147,6 +159,9 @@ describe('jq leaf', () => {
   });
 
   it('is available, reporting the jq version it loaded', async () => {
-    expect(await (await executorFor('jq')).probe()).toEqual({ available: true, detail: 'jq-1.8.2 (jq-wasm)' });
+    expect(await (await executorFor('jq')).probe()).toEqual({
+      available: true,
+      detail: 'jq-1.8.2 (jq-wasm, stack +16 MiB)',
+    });
   });
 });

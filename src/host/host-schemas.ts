@@ -20,8 +20,7 @@ export const HostOptionsSchema = v.strictObject({
   /**
    * Where the leaves' threads live (docs/isolation.md): `'process'`, an engine process of the
    * host's own (restarted when it dies, in a PID namespace where the platform gives one, under
-   * Node's permission model); `'thread'`, the caller's own process. Default `'process'` for
-   * `createHost`; `bootHost` is the thread tier.
+   * Node's permission model); `'thread'`, the caller's own process. Default `'thread'`.
    */
   isolation: v.optional(v.picklist(['process', 'thread'])),
   /** The process tier's Node permission model: directories the engine may write under. Default: `cwd` and the temp directory. */

@@ -13,10 +13,12 @@ export interface HookBoot {
 /**
  * What the hook thread answers: the hook's settled value (unvalidated), or where it failed —
  * loading the module, finding a function export (`value` is what was there instead, or a
- * description when it cannot be cloned), or calling it.
+ * description when it cannot be cloned), calling it, or sending back what it returned (`path`
+ * names the first field that cannot cross the thread, `what` describes it).
  */
 export type HookReply =
   | { readonly stage: 'done'; readonly value: unknown }
   | { readonly stage: 'load'; readonly error: SerializedError }
   | { readonly stage: 'export'; readonly named: boolean; readonly value: unknown }
-  | { readonly stage: 'call'; readonly error: SerializedError };
+  | { readonly stage: 'call'; readonly error: SerializedError }
+  | { readonly stage: 'clone'; readonly path: string; readonly what: string };

@@ -57,6 +57,11 @@ export async function runRuntimesHook(
         `Invalid runtimes hook in ${where}: ${which} is ${describeValue(outcome.value)}, not a function. Fix: export function runtimes() returning the declarations.`,
       );
     }
+    case 'clone':
+      throw new PlurnkExecsError(
+        'invalid-hook',
+        `Invalid runtimes hook in ${where}: the hook returned a value that cannot cross the thread: ${outcome.path === '' ? 'the value itself' : `field ${outcome.path}`} is ${outcome.what}. Fix: return plain data (strings, numbers, booleans, arrays and objects of them), no functions or symbols.`,
+      );
     case 'call':
     case 'timeout':
     case 'died': {

@@ -51,6 +51,7 @@ export class SeenRun {
     for (const channel of Object.values(this.channels))
       if (channel.state === 'active') channel.state = 'errored' as ChannelState;
     return {
+      outcome: 'leaf-fault',
       result: hostFailure('engine-crashed', detail),
       effect,
       address,

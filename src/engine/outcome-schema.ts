@@ -5,6 +5,7 @@ import { NoticeSchema } from '../contracts/notice.js';
 import { ExecResultSchema } from '../contracts/result.js';
 import { VIOLATION_KINDS } from '../contracts/violation.js';
 import { RUN_END_REASONS } from '../host/fault-kinds.js';
+import { OUTCOME_CLASSES } from '../host/outcome-class.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -20,6 +21,7 @@ const ChannelOutputSchema = v.strictObject({
  * says until it has passed this (a leaf can forge frames on the engine's channel).
  */
 export const ExecOutcomeSchema = v.strictObject({
+  outcome: v.picklist(OUTCOME_CLASSES),
   result: ExecResultSchema,
   effect: v.nullable(EffectSchema),
   address: v.nullable(v.string()),

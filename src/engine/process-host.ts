@@ -9,6 +9,7 @@ import { CrashBreaker } from '../host/crash-breaker.js';
 import { parseExecRequest, type ParsedExecRequest } from '../host/dispatch/exec-request.js';
 import { resolveHostOptions, type ResolvedHostOptions } from '../host/host-options.js';
 import { hostFailure } from '../host/host-problems.js';
+import { classifyOutcome } from '../host/outcome-class.js';
 import type { Availability, ExecOutcome, ExecRequest, Host, HostOptions, Isolation } from '../host/host-types.js';
 import { resolveErrorDetailLimit } from '../host/threads/worker-env.js';
 import { engineCommand } from './engine-command.js';
@@ -148,12 +149,28 @@ class ProcessHost implements Host {
         lastCrash: ErrorDetail.preview(degraded.reason, this.detailLimit),
         retryAfterMs: degraded.retryInMs,
       });
-      return { result, effect: null, address: null, channels: {}, notices: [], violations: [] };
+      return {
+        outcome: classifyOutcome(result, null),
+        result,
+        effect: null,
+        address: null,
+        channels: {},
+        notices: [],
+        violations: [],
+      };
     }
     const engine = await this.supervisor.ready();
     if (this.closing) {
       const result = hostFailure('execution-cancelled', 'the host closed before the run started');
-      return { result, effect: null, address: null, channels: {}, notices: [], violations: [] };
+      return {
+        outcome: classifyOutcome(result, null),
+        result,
+        effect: null,
+        address: null,
+        channels: {},
+        notices: [],
+        violations: [],
+      };
     }
     if (engine === undefined) return unavailable(this.detailLimit, this.supervisor.lastDeath);
     const id = this.nextId++;
@@ -245,5 +262,13 @@ function closedError(): PlurnkExecsError {
 function unavailable(detailLimit: number, lastDeath: string | undefined): ExecOutcome {
   const detail = `the engine process is restarting and did not come back in time${lastDeath ? ` (it died: ${lastDeath})` : ''}`;
   const result = hostFailure('engine-unavailable', ErrorDetail.preview(detail, detailLimit));
-  return { result, effect: null, address: null, channels: {}, notices: [], violations: [] };
+  return {
+    outcome: classifyOutcome(result, null),
+    result,
+    effect: null,
+    address: null,
+    channels: {},
+    notices: [],
+    violations: [],
+  };
 }

@@ -102,6 +102,7 @@ export class RunRelay {
   settleClosed(): void {
     const outcome = this.seen.crashed('the host closed', this.detailLimit, this.request.effect ?? null, this.address());
     outcome.result = hostFailure('execution-cancelled', 'the host closed while the run was in flight');
+    outcome.outcome = 'cancelled';
     outcome.containment = { console: null, reapedProcesses: 0, forcedEnd: { reason: 'host-closed', terminated: true } };
     this.finish(outcome);
   }

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
+import { join } from 'node:path';
 import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/runtimes-hook.js';
 import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
@@ -61,19 +62,27 @@ const RSS_SHARE = 0.8;
 
 const MB = 1024 * 1024;
 
+/** Where the cgroup filesystem is mounted (inside a container: the container's own cgroup). */
+const CGROUP_ROOT = '/sys/fs/cgroup';
+
 /**
  * The default host RSS cap (MB): 80% of the memory this process may use — the cgroup limit
- * when the container sets one below the machine's, else the machine's total.
+ * when the container sets one below the machine's, else the machine's total. `cgroupRoot` and
+ * `machineBytes` are for tests: a directory laid out like `/sys/fs/cgroup`, and the machine's memory.
  */
-export function defaultRssMb(): number {
-  const cgroup = readCgroupLimit();
-  const total = cgroup !== undefined && cgroup < totalmem() ? cgroup : totalmem();
+export function defaultRssMb(cgroupRoot = CGROUP_ROOT, machineBytes = totalmem()): number {
+  const cgroup = readCgroupLimit(cgroupRoot);
+  const total = cgroup !== undefined && cgroup < machineBytes ? cgroup : machineBytes;
   return Math.floor((total * RSS_SHARE) / MB);
 }
 
-/** The cgroup v2 `memory.max` (or v1 `memory.limit_in_bytes`) in bytes; undefined when unset or unreadable. */
-function readCgroupLimit(): number | undefined {
-  for (const path of ['/sys/fs/cgroup/memory.max', '/sys/fs/cgroup/memory/memory.limit_in_bytes']) {
+/**
+ * The cgroup v2 `memory.max` (or v1 `memory/memory.limit_in_bytes`) under `root`, in bytes;
+ * undefined when unset (`max`), unreadable or absent. v1's "unlimited" is a huge number, which
+ * the caller's comparison with the machine's memory discards.
+ */
+function readCgroupLimit(root: string): number | undefined {
+  for (const path of [join(root, 'memory.max'), join(root, 'memory', 'memory.limit_in_bytes')]) {
     try {
       const text = readFileSync(path, 'utf8').trim();
       if (/^\d+$/.test(text)) return Number(text);

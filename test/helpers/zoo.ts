@@ -57,7 +57,7 @@ export interface ZooCase {
   body?: string;
   target?: string | null;
   timeoutMs?: number;
-  /** Abort the run once it wrote its first chunk (for leaves that ignore their signal). */
+  /** Abort the run once it wrote its first chunk and the other tag's run is done (for leaves that ignore their signal). */
   abortAfterFirstWrite?: boolean;
   /** `<owner>/<code>` of the Problem the run must settle with, e.g. `exec/executor-threw`; absent when the leaf's own result stands (a fault the host contains without failing the run). */
   problem?: string;
@@ -71,18 +71,24 @@ export interface ZooCase {
 }
 
 /**
- * Runs a faulty EXEC and asserts everything containing it means: another tag runs fine while
- * it is in flight and after; it settles once with the named Problem (or, for a fault the host
- * contains without failing the run, with the leaf's own result); output written before the
- * fault is kept, in the outcome and at the embedding sinks; every declared channel ends
+ * Runs a faulty EXEC and asserts everything containing it means: another tag runs fine once the
+ * fault has started and after it; it settles once with the named Problem (or, for a fault the
+ * host contains without failing the run, with the leaf's own result); output written before
+ * the fault is kept, in the outcome and at the embedding sinks; every declared channel ends
  * terminal with one state change at most; no sink call arrives after it settled; no process it
  * started survives; and its tag answers the next run (or stays unavailable, as it was).
+ *
+ * "Started" is a handshake, never a guess: the other tag's run begins once the faulty run's
+ * first write reached the embedding sink (when it keeps output, `kept`). A fault that ends at
+ * once may be over by then, so only a run the test itself ends — `abortAfterFirstWrite`, aborted
+ * after the other run is done — is asserted to still be in flight. A fault with no output
+ * (refused before the run, or silent) has no such signal: the other run only starts beside it.
  */
 export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOutcome> {
   const marker = randomUUID();
   const recorder = recordSinks();
   const controller = new AbortController();
-  if (zoo.abortAfterFirstWrite) void recorder.firstWrite.then(() => controller.abort());
+  let settled = false;
   const faulty = host.exec({
     runtime: zoo.runtime,
     body: zoo.body ?? 'fault',
@@ -92,9 +98,16 @@ export async function expectContained(host: Host, zoo: ZooCase): Promise<ExecOut
     sinks: recorder.sinks,
     ...(zoo.timeoutMs === undefined ? {} : { timeoutMs: zoo.timeoutMs }),
   });
+  void faulty.finally(() => (settled = true));
+  if (zoo.kept || zoo.abortAfterFirstWrite) await recorder.firstWrite;
   const during = await host.exec({ runtime: 'healthy', body: 'during' });
   expect(during.result).toEqual({ status: 200 });
   expect(during.channels.out!.text).toBe('during');
+  if (zoo.abortAfterFirstWrite) {
+    // It ignores its signal and nothing else ends it: it was in flight all along.
+    expect(settled).toBe(false);
+    controller.abort();
+  }
 
   const out = await faulty;
   const callsAtSettle = recorder.calls.length;

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { isLoadStage } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
+import { leafFrames } from '../leaf-stack.js';
 import { openControlPort } from '../ports/control-port.js';
 import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
@@ -11,7 +12,14 @@ import type { WorkerHandle } from '../threads/worker-handle.js';
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
 export type EffectCall =
   | { ok: true; effect: Effect }
-  | { ok: false; code: 'executor-threw' | 'executor-invalid-result'; detail: string; poisoned: boolean };
+  | {
+      ok: false;
+      code: 'executor-threw' | 'executor-invalid-result';
+      detail: string;
+      poisoned: boolean;
+      /** The leaf's own frames when `effect()` (or the leaf's import) threw. */
+      stack?: string[];
+    };
 
 /**
  * Calls `effect(target)` once in `handle`'s thread (§executor-effect). It must be synchronous
@@ -42,7 +50,9 @@ export async function callEffect(
     const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
     if (!reply.ok) {
       const what = isLoadStage(reply.stage) ? 'the leaf could not be loaded' : 'effect() threw';
-      return { ok: false, code: 'executor-threw', detail: `${what}: ${describeError(reply.error)}`, poisoned: false };
+      const stack = leafFrames(reply.error.stack);
+      const detail = `${what}: ${describeError(reply.error)}`;
+      return { ok: false, code: 'executor-threw', detail, poisoned: false, ...(stack.length > 0 ? { stack } : {}) };
     }
     const parsed = v.safeParse(EffectSchema, reply.value);
     if (parsed.success) return { ok: true, effect: parsed.output };

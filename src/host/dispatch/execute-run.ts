@@ -8,6 +8,7 @@ import { openControlPort } from '../ports/control-port.js';
 import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
+import { leafFrames } from '../leaf-stack.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
@@ -201,7 +202,11 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBy
       : reply.stage === 'call'
         ? 'run() threw'
         : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
-    return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), { error: reply.error.name });
+    const stack = leafFrames(reply.error.stack);
+    return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), {
+      error: reply.error.name,
+      ...(stack.length > 0 ? { stack } : {}),
+    });
   }
   const validation = validateResult(reply.value);
   if (validation.ok) {

@@ -200,17 +200,34 @@ export class RunStream {
     this.forward('setState', () => this.sinks.setState?.(channel, state));
   }
 
-  /** An embedding sink that throws must not break the run; its failure is recorded. */
-  private forward(sink: string, call: () => void): void {
+  /**
+   * An embedding sink that throws or rejects must not break the run; its failure is recorded.
+   * An async sink's rejection would otherwise reach the host process's last-resort handler.
+   */
+  private forward(sink: string, call: () => unknown): void {
     try {
-      call();
+      const returned = call();
+      if (isThenable(returned))
+        returned.then(undefined, (error: unknown) =>
+          this.violate('embedding-sink', embeddingSinkFailure(sink, 'rejected', error)),
+        );
     } catch (error) {
-      this.violate(
-        'embedding-sink',
-        `the embedding service's ${sink} sink threw: ${error instanceof Error ? error.message : describeThrow(error)}`,
-      );
+      this.violate('embedding-sink', embeddingSinkFailure(sink, 'threw', error));
     }
   }
+}
+
+/** The violation text for an embedding service's sink that threw or rejected. */
+export function embeddingSinkFailure(sink: string, how: 'threw' | 'rejected', error: unknown): string {
+  return `the embedding service's ${sink} sink ${how}: ${error instanceof Error ? error.message : describeThrow(error)}`;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 /** The entry that stands for the `count` violations past the kept ones. */

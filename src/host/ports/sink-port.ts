@@ -14,7 +14,7 @@ import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
 import type { EmbeddingSinks } from '../host-types.js';
-import type { RunStream } from './run-stream.js';
+import { embeddingSinkFailure, type RunStream } from './run-stream.js';
 
 const EntryArgsSchema = v.tuple([
   v.pipe(v.string(), v.nonEmpty('path must not be empty')),
@@ -71,7 +71,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
           `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
         );
       const answer: unknown = sinks.interact
-        ? await sinks.interact(parsed.output)
+        ? await askEmbedding(stream, 'interact', () => sinks.interact!(parsed.output))
         : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
       const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
       if (!resolution.success) {
@@ -92,7 +92,7 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
           `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`,
         );
       if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
-      const address: unknown = await sinks.entry(...parsed.output);
+      const address: unknown = await askEmbedding(stream, 'entry', () => sinks.entry!(...parsed.output));
       if (typeof address !== 'string')
         throw refuse(
           stream,
@@ -197,6 +197,29 @@ function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: 
 /** A notice cheap enough to take the next queued message after it: few bytes in all its members. */
 function isSmallNotice(notice: unknown): boolean {
   return measureNotice(notice) <= SMALL_WRITE;
+}
+
+/**
+ * Awaits an embedding sink's answer. A throw or a rejection is recorded and rejects the leaf's
+ * call with a plain Error: the service failed, not the leaf.
+ */
+async function askEmbedding(stream: RunStream, sink: string, call: () => unknown): Promise<unknown> {
+  const fail = (how: 'threw' | 'rejected', error: unknown) => {
+    const message = embeddingSinkFailure(sink, how, error);
+    stream.violate('embedding-sink', message);
+    return new Error(message);
+  };
+  let returned: unknown;
+  try {
+    returned = call();
+  } catch (error) {
+    throw fail('threw', error);
+  }
+  try {
+    return await returned;
+  } catch (error) {
+    throw fail('rejected', error);
+  }
 }
 
 /** Records a violation and returns the error the leaf's awaited call rejects with. */

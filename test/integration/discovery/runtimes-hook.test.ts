@@ -62,6 +62,16 @@ describe('a broken hook fails discovery hard, naming the package', () => {
       /the package's exports map does not export that subpath\. Fix: add "\.\/runtimes" to "exports"/,
     ],
     ['an exported file that does not exist', 'hook-missing-file', /runtimes\.js could not be loaded/],
+    [
+      'a hook that returns a function inside a declaration',
+      'hook-function',
+      /the hook returned a value that cannot cross the thread: field \[0\]\.invocation\.parse is a function\. Fix: return plain data/,
+    ],
+    [
+      'a hook that returns a symbol inside a declaration',
+      'hook-symbol',
+      /the hook returned a value that cannot cross the thread: field \[1\]\.kind is a symbol \(secret-kind\)\. Fix: /,
+    ],
   ])('%s', async (_title, name, message) => {
     const error = await namedError(discover({ packageDirs: [hook(name)], env: {} }), 'invalid-hook');
     expect(error.message).toContain(`Invalid runtimes hook in package "${name}" plurnk.runtimesModule "./runtimes"`);

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, type Host } from '../../../src/host/index.js';
 import type { ChannelState, ClientInteractionRequest } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
+import { watchHostErrors } from '../../helpers/zoo.js';
 
 // Sinks are proxied over a MessagePort per run; these prove ordering, the flush
 // barrier, the round-trips to the embedding service, and the host's refusals.
@@ -190,6 +191,69 @@ describe('run sinks across the thread', () => {
     expect(out.violations[0]).toEqual({
       kind: 'embedding-sink',
       detail: "the embedding service's write sink threw: storage is full",
+    });
+  });
+
+  // Each embedding sink may throw or reject: the run and the host go on, and the outcome says
+  // which sink failed and how, as an embedding-sink violation (not the leaf's fault).
+  describe('an embedding sink that throws or rejects', () => {
+    const hostErrors = watchHostErrors();
+    afterEach(() => expect(hostErrors.errors).toEqual([]));
+    afterAll(() => hostErrors.dispose());
+    const failing = (how: 'threw' | 'rejected') =>
+      how === 'threw'
+        ? () => {
+            throw new Error('storage is full');
+          }
+        : () => Promise.reject(new Error('storage is full'));
+
+    it.each([
+      ['write', 'threw'],
+      ['write', 'rejected'],
+      ['setState', 'threw'],
+      ['setState', 'rejected'],
+      ['emit', 'threw'],
+      ['emit', 'rejected'],
+    ] as const)('keeps the run whole when the %s sink %s', async (sink, how) => {
+      const out = await host.exec({
+        runtime: 'misbehave',
+        body: sink === 'emit' ? 'bad-notice' : 'mimetypes',
+        sinks: { [sink]: failing(how) },
+      });
+      expect(out.result).toEqual({ status: 200 });
+      if (sink === 'emit') expect(out.notices).toHaveLength(1);
+      else expect(out.channels.out).toMatchObject({ text: 'ab{"c":1}d', state: 'closed' });
+      expect(out.violations).toContainEqual({
+        kind: 'embedding-sink',
+        detail: `the embedding service's ${sink} sink ${how}: storage is full`,
+      });
+      expect((await host.exec({ runtime: 'many', body: '3' })).result).toEqual({ status: 200 });
+    });
+
+    it.each([
+      ['interact', 'threw'],
+      ['interact', 'rejected'],
+      ['entry', 'threw'],
+      ['entry', 'rejected'],
+    ] as const)("rejects the leaf's call, not the run, when the %s sink %s", async (sink, how) => {
+      const sinks = {
+        interact: async () => ({ status: 'resolved' as const, payload: true }),
+        entry: async () => 'known:///notes/a.md',
+        [sink]: failing(how),
+      };
+      const out = await host.exec({ runtime: 'ask', body: 'guarded', sinks });
+      expect(out.result).toEqual({ status: 200 });
+      const detail = `the embedding service's ${sink} sink ${how}: storage is full`;
+      const answered = {
+        interaction: { value: { status: 'resolved', payload: true } },
+        entry: { value: 'known:///notes/a.md' },
+      };
+      expect(JSON.parse(out.channels.results!.text)).toEqual({
+        ...answered,
+        [sink === 'interact' ? 'interaction' : 'entry']: { error: `Error: ${detail}` },
+      });
+      expect(out.violations).toEqual([{ kind: 'embedding-sink', detail }]);
+      expect((await host.exec({ runtime: 'many', body: '3' })).result).toEqual({ status: 200 });
     });
   });
 });

@@ -89,7 +89,7 @@ describe('TagWorkers', () => {
     const tag = open('each-run');
     const busy = tag.acquire('run');
     await tag.close();
-    expect(busy.deathReason).toBeDefined();
+    expect(busy.deathReason).toBe('the host retired the worker thread');
     expect(() => tag.acquire('run')).toThrow(/closed/);
   });
 });

@@ -100,6 +100,17 @@ describe('the zoo: output faults', () => {
     expect((await host.exec({ runtime: 'console-spam', body: 'ok' })).containment?.console).toBeNull();
   });
 
+  it.each([
+    ['raw-debug', 'zoo-console-spam raw debug\n'],
+    ['console-instance', 'zoo-console-spam own console\nzoo-console-spam own console error\n'],
+  ])('captures console output through %s as it does console.*', async (body, text) => {
+    const out = await host.exec({ runtime: 'console-spam', body });
+    expect(out.result).toEqual({ status: 200 });
+    expect(out.channels.out!.text).toBe('ok');
+    expect(out.containment?.console).toEqual({ bytes: Buffer.byteLength(text), text });
+    expect(out.violations.map((v) => v.kind)).toEqual(['console-output']);
+  });
+
   it('never prints console spam through the CLI either', async () => {
     const project = scratchDir('zoo-console');
     mkdirSync(join(project, 'node_modules'));

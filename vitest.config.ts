@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects, run in this order: `unit` (one module at a time, seconds), `integration`
-// (real worker threads, processes and interpreters) and `slow` (the jq conformance suite and
-// the `check` matrix over every built-in leaf, the public-surface compile). `npm test` runs all three; `npm run test:unit`
+// Four projects, run in this order: `unit` (one module at a time, seconds), `integration`
+// (real worker threads, processes and interpreters), `zoo-process` (the zoo in the process tier) and `slow` (the jq conformance suite and
+// the `check` matrix over every built-in leaf, the public-surface compile). `npm test` runs all four; `npm run test:unit`
 // (or `npx vitest --project unit`) only the fast one.
 const SLOW = [
   'test/unit/leaves/jq/conformance.test.ts',
@@ -55,7 +55,18 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
-      { extends: true, test: { name: 'slow', include: SLOW, retry: RETRY_LOADED, sequence: { groupOrder: 2 } } },
+      {
+        // The zoo again, in the process tier (test/helpers/tier.ts): the same files and verdicts.
+        extends: true,
+        test: {
+          name: 'zoo-process',
+          include: ['test/integration/zoo/**/*.test.ts'],
+          env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512', PLURNK_EXECS_TEST_ISOLATION: 'process' },
+          retry: RETRY_LOADED,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      { extends: true, test: { name: 'slow', include: SLOW, retry: RETRY_LOADED, sequence: { groupOrder: 3 } } },
     ],
   },
 });

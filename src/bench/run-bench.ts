@@ -4,6 +4,7 @@ import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.j
 import { formatBenchTable } from './format-table.js';
 import { benchDispatch } from './scenarios/dispatch.js';
 import { benchFlood } from './scenarios/flood.js';
+import { benchIsolation } from './scenarios/isolation.js';
 import { benchMemory } from './scenarios/memory.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
@@ -19,6 +20,7 @@ export const BENCH_SCENARIOS = {
   recycle: benchRecycle,
   memory: benchMemory,
   flood: benchFlood,
+  isolation: benchIsolation,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

@@ -5,9 +5,9 @@ import type { Host } from '../host/host-types.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { createChannelPrinter } from './channel-printer.js';
 import { formatProblem } from './format-problem.js';
-import { parseFlags, parseMs } from './parse-flags.js';
+import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 
-const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>]
+const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>] [--isolation thread|process]
 
 Runs one EXEC through the isolating host and streams its channels as they arrive: stdout to
 stdout, stderr to stderr, any other channel to stdout with each line labelled. Then prints the
@@ -16,6 +16,7 @@ status line (and the Problem, if any) on stderr. A body of "-" is read from stan
   --target <t>     the EXEC target (a path, a program, an identifier — per the runtime)
   --cwd <dir>      working directory of the run (default: the current directory)
   --timeout <ms>   deadline of the run; past it the run settles 504
+  --isolation <t>  thread (default) or process: where the leaf's thread lives (docs/isolation.md)
 
 Exit code: 0 on success; the subprocess exit code when there is one; 130 when cancelled;
 1 for any other failure. Ctrl-C cancels the run (SIGHUP to its process group); a second
@@ -31,7 +32,12 @@ export const execCommand: Command = {
     const { values, positionals } = parseFlags(
       'exec',
       argv,
-      { target: { type: 'string', short: 't' }, cwd: { type: 'string' }, timeout: { type: 'string' } },
+      {
+        target: { type: 'string', short: 't' },
+        cwd: { type: 'string' },
+        timeout: { type: 'string' },
+        isolation: { type: 'string' },
+      },
       { names: ['tag', 'body'], required: 1 },
     );
     if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
@@ -39,7 +45,8 @@ export const execCommand: Command = {
     const timeoutMs = parseMs('exec', '--timeout', values.timeout as string | undefined);
     const body = rawBody === '-' ? await io.readStdin() : rawBody;
 
-    const host = await createHost({ cwd: io.cwd });
+    const isolation = parseIsolation('exec', values.isolation as string | undefined);
+    const host = await createHost({ cwd: io.cwd, isolation });
     const controller = new AbortController();
     const stopInterrupts = trapInterrupts(io, controller, host);
     const printer = createChannelPrinter(io);

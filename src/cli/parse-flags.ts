@@ -71,3 +71,9 @@ function describeParseError(error: Error & { code?: string }): string {
       return error.message;
   }
 }
+
+/** The `--isolation` flag: `thread` or `process` (default `thread`); anything else is a UsageError naming it. */
+export function parseIsolation(command: string, value: string | undefined): 'thread' | 'process' {
+  if (value === undefined || value === 'thread' || value === 'process') return value ?? 'thread';
+  throw new UsageError(`${command}: --isolation must be thread or process, received ${JSON.stringify(value)}`);
+}

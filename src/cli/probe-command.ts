@@ -1,11 +1,12 @@
 import { cpus } from 'node:os';
 import { bootHost } from '../host/boot-host.js';
+import { bootProcessHost } from '../engine/process-host.js';
 import { discover } from '../discovery/discover.js';
-import type { Availability } from '../host/host-types.js';
+import type { Availability, Isolation } from '../host/host-types.js';
 import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { formatTable } from './format-table.js';
-import { parseFlags, parseMs } from './parse-flags.js';
+import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { startProgress } from './progress-line.js';
 
 /** One row of `probe`: a registered tag and its boot verdict. */
@@ -17,7 +18,7 @@ export interface ProbeRow {
   probeMs: number;
 }
 
-const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>]
+const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>] [--isolation thread|process]
 
 Discovers the executor leaves installed in the nearest node_modules, boots the isolating host
 (every tag in its own worker thread, probed concurrently) and prints one row per tag: package,
@@ -25,6 +26,8 @@ availability, probe latency and detail, then the boot total.
 
   --json           print a JSON document instead of the table
   --timeout <ms>   per-probe timeout (default 3000)
+  --isolation <t>  thread (default): the threads in this process; process: in an engine process
+                   (docs/isolation.md). The last line says which containment is in effect.
 `;
 
 /** `plurnk-execs probe`. */
@@ -36,11 +39,12 @@ export const probeCommand: Command = {
     const { values } = parseFlags(
       'probe',
       argv,
-      { json: { type: 'boolean' }, timeout: { type: 'string' } },
+      { json: { type: 'boolean' }, timeout: { type: 'string' }, isolation: { type: 'string' } },
       { names: [], required: 0 },
     );
     if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const probeTimeoutMs = parseMs('probe', '--timeout', values.timeout as string | undefined);
+    const isolation = parseIsolation('probe', values.isolation as string | undefined);
 
     const started = performance.now();
     // A diagnostic boots what is valid and lists the rest, rather than stopping at the first bad package.
@@ -54,7 +58,8 @@ export const probeCommand: Command = {
         `probing ${total} tags: ${total - pending.size} done, waiting for ${[...pending].slice(0, 4).join(', ')}${pending.size > 4 ? ', …' : ''}`,
     );
     const verdicts = new Map<string, Availability>();
-    const host = await bootHost(discovery, {
+    const boot = isolation === 'process' ? bootProcessHost : bootHost;
+    const host = await boot(discovery, {
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
       onProbe: (tag, verdict) => {
         pending.delete(tag);
@@ -62,6 +67,7 @@ export const probeCommand: Command = {
       },
     }).finally(() => progress.done());
     const bootMs = Math.round(performance.now() - started);
+    const contained = host.isolation();
     await host.close();
 
     const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
@@ -77,6 +83,7 @@ export const probeCommand: Command = {
     if (values.json) {
       const document = {
         bootMs,
+        isolation: contained,
         tags: rows,
         disabled: discovery.disabled,
         skipped: discovery.skipped,
@@ -87,7 +94,7 @@ export const probeCommand: Command = {
       };
       io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } else {
-      io.stdout.write(renderProbeTable(rows, bootMs, discovery));
+      io.stdout.write(renderProbeTable(rows, bootMs, discovery, contained));
     }
     return EXIT.ok;
   },
@@ -97,6 +104,7 @@ function renderProbeTable(
   rows: ProbeRow[],
   bootMs: number,
   { disabled, skipped, invalid = [], searched = [] }: Discovery,
+  isolation: Isolation,
 ): string {
   const body = rows.map((row) => [
     row.tag,
@@ -116,5 +124,13 @@ function renderProbeTable(
     text += `${pkg.packageName} (${pkg.packageDir}): ${why}:\n${pkg.errors.map((e) => `  ${e.replace(/\n/g, '\n  ')}`).join('\n')}\n`;
   }
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
+  text += `${describeIsolation(isolation)}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
+}
+
+/** One line saying which containment is in effect: never a silent fall back. */
+export function describeIsolation(isolation: Isolation): string {
+  if (isolation.tier === 'thread') return 'isolation: thread tier (the leaves run in this process)';
+  const yes = (held: boolean) => (held ? 'yes' : 'NO');
+  return `isolation: process tier · PID namespace ${yes(isolation.pidNamespace)} · permission model ${yes(isolation.permissionModel)}`;
 }

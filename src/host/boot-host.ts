@@ -21,6 +21,13 @@ import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threa
  */
 export async function bootHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
   const resolved = resolveHostOptions(options);
+  if (options.isolation === 'process') {
+    // Never a silent fall back to the thread tier: the engine process is createHost's to start.
+    throw new PlurnkExecsError(
+      'invalid-configuration',
+      'bootHost runs the thread tier only: for isolation "process" call createHost (docs/isolation.md)',
+    );
+  }
   if (!(discovery?.registry instanceof Map)) {
     throw new PlurnkExecsError(
       'invalid-configuration',

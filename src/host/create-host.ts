@@ -1,11 +1,14 @@
 import { discover } from '../discovery/discover.js';
+import { bootProcessHost } from '../engine/process-host.js';
 import { bootHost } from './boot-host.js';
 import type { Host, HostOptions } from './host-types.js';
 
 /**
  * Discovers the installed leaves and boots the isolating host over them: the one call an
- * embedding service makes. Discovery failures (a malformed declaration, a collision, a
- * broken hook) reject with the discovery error; boot failures with `boot-failed`.
+ * embedding service makes. `isolation` picks the tier (docs/isolation.md): `'thread'`, the
+ * default, runs the leaves' threads in this process; `'process'` in an engine process of the
+ * host's own. Discovery failures (a malformed declaration, a collision, a broken hook) reject
+ * with the discovery error; boot failures with `boot-failed`.
  */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const { cwd, packageDirs, env, hookTimeoutMs, tags, onInvalidLeaf } = options;
@@ -17,5 +20,5 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     ...(tags === undefined ? {} : { tags }),
     ...(onInvalidLeaf === undefined ? {} : { onInvalidLeaf }),
   });
-  return bootHost(discovery, options);
+  return options.isolation === 'process' ? bootProcessHost(discovery, options) : bootHost(discovery, options);
 }

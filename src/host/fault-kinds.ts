@@ -42,6 +42,7 @@ export type ProbeFault = (typeof PROBE_FAULTS)[number];
  * - `thread-died`: the thread died during the run (`process.exit()`, a native crash).
  * - `escaped-error`: an error escaped the leaf (from a timer or callback) while the run was in flight.
  * - `host-error`: the host itself failed to judge the run (a bug of the host's, not the leaf's).
+ * - `engine-crashed`: the process tier's engine process died (or sent a corrupt frame) during the run.
  */
 export const RUN_END_REASONS = [
   'timeout',
@@ -55,6 +56,7 @@ export const RUN_END_REASONS = [
   'thread-died',
   'escaped-error',
   'host-error',
+  'engine-crashed',
 ] as const;
 
 /** One of {@link RUN_END_REASONS}. */

@@ -34,6 +34,8 @@ const recyclePolicySchema = v.union([
 schemaAgrees<SameType<v.InferOutput<typeof recyclePolicySchema>, RecyclePolicy>>();
 
 const hostOptionsSchema = strictKeys({
+  isolation: v.optional(v.picklist(['process', 'thread'])),
+  permissions: v.optional(strictKeys({ fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))) })),
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),
   env: Env,

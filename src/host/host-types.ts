@@ -49,6 +49,15 @@ export interface HostOptions {
   onInvalidLeaf?: 'fail' | 'skip';
   /** How long one package's `runtimesModule` hook may take during discovery. Default 10 000. */
   hookTimeoutMs?: number;
+  /**
+   * Where the leaves' threads live (docs/isolation.md): `'process'`, an engine process of the
+   * host's own (restarted when it dies, in a PID namespace where the platform gives one, under
+   * Node's permission model); `'thread'`, the caller's own process. Default `'thread'`.
+   * `createHost` only: `bootHost` is the thread tier.
+   */
+  isolation?: 'process' | 'thread';
+  /** The process tier's Node permission model: directories the engine may write under. Default: `cwd` and the temp directory. */
+  permissions?: { fsWrite?: string[] };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
   /** What one thread and one run may use; every limit has a default (docs/faults.md). */
@@ -194,6 +203,16 @@ export interface Availability {
   degraded?: { reason: string; crashes: number; retryInMs: number };
 }
 
+/** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
+export interface Isolation {
+  /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
+  tier: 'process' | 'thread';
+  /** The engine is the init of a PID namespace of its own (it saw itself as pid 1). */
+  pidNamespace: boolean;
+  /** Node's permission model holds the engine's file writes (it saw `process.permission`). */
+  permissionModel: boolean;
+}
+
 /** The isolating host (`@plurnk/plurnk-execs/host`). */
 export interface Host {
   readonly discovery: Discovery;
@@ -211,6 +230,8 @@ export interface Host {
   effect(tag: string, target: string | null): Promise<Effect>;
   /** Runs one EXEC in a thread of its tag. */
   exec(request: ExecRequest): Promise<ExecOutcome>;
+  /** Which containment is in effect: the tier, and in the process tier whether a PID namespace and the permission model hold. */
+  isolation(): Isolation;
   /** Settles in-flight runs 499, terminates every thread, reaps every process group. Idempotent. */
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ export type {
   ExecRequest,
   Host,
   HostOptions,
+  Isolation,
   RecyclePolicy,
   RunContainment,
   StreamAddress,

@@ -10,7 +10,7 @@ import { callEffect } from './dispatch/call-effect.js';
 import type { CrashBreaker, Degradation } from './crash-breaker.js';
 import { parseExecRequest, type ParsedExecRequest } from './dispatch/exec-request.js';
 import { executeRun } from './dispatch/execute-run.js';
-import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
+import type { Availability, ExecOutcome, ExecRequest, Host, Isolation } from './host-types.js';
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
 import { classifyOutcome } from './outcome-class.js';
@@ -81,6 +81,10 @@ export class IsolatingHost implements Host {
       return Promise.reject(error);
     }
     return this.track(this.run(parsed));
+  }
+
+  isolation(): Isolation {
+    return { tier: 'thread', pidNamespace: false, permissionModel: false };
   }
 
   close(): Promise<void> {

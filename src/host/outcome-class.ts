@@ -39,6 +39,9 @@ const BY_CODE = {
   'executor-unresponsive': 'leaf-fault',
   'memory-limit-exceeded': 'leaf-fault',
   'output-limit-exceeded': 'leaf-fault',
+  // The process tier: an engine that died under a run was killed by what ran in it; none to run on is a refusal.
+  'engine-crashed': 'leaf-fault',
+  'engine-unavailable': 'refused',
 } as const satisfies Record<ConsumerCode, OutcomeClass>;
 
 /**

@@ -6,6 +6,7 @@ import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
+import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 
 const BUILT_IN = [
   'sh',
@@ -84,7 +85,19 @@ describe('plurnk-execs probe', () => {
     expect(stdout).toMatch(/probe-hangs\s+exec-probe-hangs\s+no\s+\d+ ms\s+probe exceeded 1500ms/);
   });
 
+  it('boots the process tier with --isolation process and says which containment is in effect', async () => {
+    const cwd = projectWith(['exec-echo']);
+    const thread = await runCli(['probe'], { cwd });
+    expect(thread.stdout).toContain('isolation: thread tier (the leaves run in this process)\n');
+    const { code, stdout } = await runCli(['probe', '--isolation', 'process'], { cwd });
+    expect(code).toBe(0);
+    const yes = detectPidNamespace() === null ? 'NO' : 'yes';
+    expect(stdout).toContain(`isolation: process tier · PID namespace ${yes} · permission model yes\n`);
+    expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
+  });
+
   it.each([
+    [['probe', '--isolation', 'vm'], /--isolation must be thread or process, received "vm"/],
     [['probe', '--bogus'], /unknown flag --bogus/],
     [['probe', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds; received "soon"/],
     [['probe', '--timeout'], /flag --timeout needs a value/],
@@ -162,6 +175,19 @@ describe('plurnk-execs exec', () => {
     expect(code).toBe(130);
     expect(stderr).toContain('killing');
     expect(await survivorsAfter([Number(run.stdout().trim())])).toEqual([]);
+  });
+
+  it('runs an EXEC in the process tier with --isolation process', async () => {
+    const { code, stdout } = await runCli([
+      'exec',
+      'sh',
+      'echo in the engine; cat /proc/1/cmdline',
+      '--isolation',
+      'process',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^in the engine\n/);
+    if (detectPidNamespace() !== null) expect(stdout).toContain('engine-entry.js');
   });
 
   it.each([

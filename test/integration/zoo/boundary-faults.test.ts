@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -10,6 +11,7 @@ describe('the zoo: the thread boundary', () => {
   beforeAll(async () => {
     process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs(
         'healthy',
         'hijacks-sink-port',
@@ -115,6 +117,7 @@ describe('the zoo: a leaf that never loads', () => {
 
   it('gives up on a module that spins at import after loadTimeoutMs, the one stated load bound', async () => {
     const host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs('healthy', 'spins-at-import'),
       probeTimeoutMs: 3000,
       loadTimeoutMs: 4000,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { until } from '../../helpers/processes.js';
 import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
@@ -9,7 +10,7 @@ describe('the crash-loop breaker', () => {
   const hostErrors = watchHostErrors();
   const hosts: Host[] = [];
   const boot = async (options: Parameters<typeof createHost>[0]) => {
-    const host = await createHost(options);
+    const host = await createHost({ ...tierOptions(), ...options });
     hosts.push(host);
     return host;
   };

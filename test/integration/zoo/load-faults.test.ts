@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { isPlurnkExecsError } from '../../../src/index.js';
 import { fixture } from '../../helpers/discovery-fixtures.js';
@@ -12,6 +13,7 @@ describe('the zoo: faults before run()', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs(
         'healthy',
         'host/exec-throws-on-import',
@@ -92,9 +94,11 @@ describe('the zoo: faults before run()', () => {
   });
 
   it('gives up on a runtimes hook that never settles: createHost rejects invalid-hook while another host keeps serving', async () => {
-    const booting = createHost({ packageDirs: [fixture('hooks', 'hook-hangs')], hookTimeoutMs: 500 }).catch(
-      (error: unknown) => error,
-    );
+    const booting = createHost({
+      ...tierOptions(),
+      packageDirs: [fixture('hooks', 'hook-hangs')],
+      hookTimeoutMs: 500,
+    }).catch((error: unknown) => error);
     const during = await host.exec({ runtime: 'healthy', body: 'during' });
     expect(during.result).toEqual({ status: 200 });
     const error = await booting;
@@ -110,7 +114,10 @@ describe('the zoo: faults before run()', () => {
     'runs the runtimes hook of %s in a thread of its own: discovery fails invalid-hook and the host process lives on',
     async (name, message) => {
       // 3 s: the thread starts and installs its guards before the hook loads, on a machine that may be busy.
-      const booting = namedError(createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 3000 }), 'invalid-hook');
+      const booting = namedError(
+        createHost({ ...tierOptions(), packageDirs: zooDirs(name), hookTimeoutMs: 3000 }),
+        'invalid-hook',
+      );
       expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
       const error = await booting;
       expect(error.message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -17,6 +18,7 @@ describe('the zoo: memory bombs', () => {
     let host: Host;
     beforeAll(async () => {
       host = await createHost({
+        ...tierOptions(),
         packageDirs: zooDirs(
           'healthy',
           'heap-bomb',
@@ -74,6 +76,7 @@ describe('the zoo: memory bombs', () => {
     let host: Host;
     beforeAll(async () => {
       host = await createHost({
+        ...tierOptions(),
         packageDirs: zooDirs('healthy', 'sync-buffer-bomb'),
         breaker: { crashes: 1000 },
         // The thread's own report would never arrive; the host's RSS is all there is.

@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tierOptions } from '../../helpers/tier.js';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { survivors } from '../../helpers/survivors.js';
@@ -18,6 +19,7 @@ describe('the zoo: output faults', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs('healthy', 'output-flood', 'console-spam', 'writes-undeclared', 'host/exec-subprocess'),
       breaker: { crashes: 1000 },
       limits: { outputBytes: CAP, consoleBytes: 256, graceMs: 300 },

@@ -1,0 +1,64 @@
+import type { ChannelState } from '../contracts/channels.js';
+import type { Effect } from '../contracts/effect.js';
+import { ErrorDetail } from '../contracts/error-detail.js';
+import type { Notice } from '../contracts/notice.js';
+import { hostFailure } from '../host/host-problems.js';
+import type { ChannelOutput, ExecOutcome } from '../host/host-types.js';
+import type { SinkCall } from './engine-protocol.js';
+
+/**
+ * What the service saw of one run while it was in the engine: every accepted write, state
+ * change and notice, forwarded as it happened. If the engine dies, this is the output the run
+ * keeps. Also counts the bytes the engine forwarded, so an engine that floods is caught.
+ */
+export class SeenRun {
+  readonly channels: Record<string, ChannelOutput> = {};
+  readonly notices: Notice[] = [];
+  bytes = 0;
+
+  apply(call: SinkCall): void {
+    if (call[0] === 'write') {
+      const [, name, chunk, mimetype] = call;
+      this.bytes += chunk.length + (mimetype?.length ?? 0);
+      const channel = (this.channels[name] ??= {
+        mimetype: mimetype ?? 'text/plain',
+        state: 'active',
+        text: '',
+        parts: [],
+      });
+      const partType = mimetype ?? channel.parts.at(-1)?.mimetype ?? channel.mimetype;
+      if (mimetype !== undefined) channel.mimetype = mimetype;
+      const last = channel.parts.at(-1);
+      if (last !== undefined && last.mimetype === partType) last.text += chunk;
+      else channel.parts.push({ mimetype: partType, text: chunk });
+      channel.text += chunk;
+    } else if (call[0] === 'setState') {
+      const [, name, state] = call;
+      this.bytes += name.length;
+      (this.channels[name] ??= { mimetype: 'text/plain', state, text: '', parts: [] }).state = state;
+    } else {
+      this.bytes += JSON.stringify(call[1]).length;
+      this.notices.push(call[1]);
+    }
+  }
+
+  /**
+   * The outcome of a run whose engine died: 500 `engine-crashed` naming why, with every
+   * channel as far as it was written (those left active are `errored`) and the notices so far.
+   */
+  crashed(why: string, detailLimit: number, effect: Effect | null, address: string | null): ExecOutcome {
+    const detail = ErrorDetail.preview(`the engine process died during the run: ${why}`, detailLimit);
+    for (const channel of Object.values(this.channels))
+      if (channel.state === 'active') channel.state = 'errored' as ChannelState;
+    return {
+      outcome: 'leaf-fault',
+      result: hostFailure('engine-crashed', detail),
+      effect,
+      address,
+      channels: this.channels,
+      notices: this.notices,
+      violations: [],
+      containment: { console: null, reapedProcesses: 0, forcedEnd: { reason: 'engine-crashed', terminated: true } },
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { packageRoot } from '../runtime/package-root.js';
+
+/** How the engine process is started, and which containment that asks for. */
+export interface EngineCommand {
+  readonly file: string;
+  readonly args: string[];
+  /** The engine is started as the init of a new PID namespace (confirmed later by the engine seeing pid 1). */
+  readonly pidNamespace: boolean;
+  /** Node's permission model is switched on (confirmed later by the engine seeing `process.permission`). */
+  readonly permissionModel: boolean;
+}
+
+/** Path of the compiled engine entry: the engine always runs `dist/` JavaScript, like the threads. */
+export function engineEntryPath(): string {
+  return join(packageRoot(), 'dist', 'engine', 'engine-entry.js');
+}
+
+const NAMESPACE = ['--pid', '--fork', '--kill-child', '--mount', '--mount-proc'];
+let cachedPrefix: string[] | null | undefined;
+
+/**
+ * The `unshare` arguments that make a new PID namespace here, or null when none can be had:
+ * tried once per process with `true` as the program — as root the namespace alone, otherwise
+ * inside a user namespace (`--user --map-root-user`) where unprivileged ones are enabled.
+ * Not Linux, no util-linux `unshare`, or the kernel refuses ⇒ null (the host says so).
+ */
+export function detectPidNamespace(): string[] | null {
+  if (cachedPrefix !== undefined) return cachedPrefix;
+  cachedPrefix = null;
+  if (process.platform !== 'linux') return cachedPrefix;
+  const candidates = process.getuid?.() === 0 ? [NAMESPACE] : [['--user', '--map-root-user', ...NAMESPACE]];
+  for (const prefix of candidates) {
+    const tried = spawnSync('unshare', [...prefix, 'true'], { stdio: 'ignore', timeout: 10_000 });
+    if (tried.status === 0) return (cachedPrefix = prefix);
+  }
+  return cachedPrefix;
+}
+
+/**
+ * Node's permission model for the engine (`--permission` on Node ≥ 22, `--experimental-permission`
+ * on 20): reads anywhere, writes only under `fsWrite`, worker threads and child processes
+ * allowed (the leaves need both); no inspector, no addons, no `process.binding`.
+ */
+export function permissionFlags(fsWrite: readonly string[]): string[] {
+  const major = Number(process.versions.node.split('.')[0]);
+  const model = major >= 22 ? '--permission' : '--experimental-permission';
+  // One flag per directory: Node 20 reads a comma-separated list as one path.
+  return [
+    model,
+    '--allow-fs-read=*',
+    ...fsWrite.map((dir) => `--allow-fs-write=${dir}`),
+    '--allow-worker',
+    '--allow-child-process',
+  ];
+}
+
+/** The command that starts one engine: `unshare … node <flags> engine-entry.js` where a namespace can be had. */
+export function engineCommand(fsWrite: readonly string[]): EngineCommand {
+  const node = [...permissionFlags(fsWrite), engineEntryPath()];
+  const prefix = detectPidNamespace();
+  if (prefix === null) return { file: process.execPath, args: node, pidNamespace: false, permissionModel: true };
+  return { file: 'unshare', args: [...prefix, process.execPath, ...node], pidNamespace: true, permissionModel: true };
+}

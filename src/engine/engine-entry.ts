@@ -1,0 +1,140 @@
+import { Socket } from 'node:net';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import { decodeAbortReason } from '../contracts/protocol.js';
+import { serializeError } from '../contracts/serialized-error.js';
+import { bootHost } from '../host/boot-host.js';
+import type { EmbeddingSinks, Host } from '../host/host-types.js';
+import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
+import type { EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
+import { openFrameChannel } from './frame-channel.js';
+import { sweepNamespace } from './namespace-sweep.js';
+
+// The engine process: the thread host, booted here instead of in the embedding service. It
+// speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
+// service; when the service goes away the pipe closes and the engine exits, and with it (as
+// the init of its PID namespace) every process a leaf left behind.
+
+const socket = new Socket({ fd: ENGINE_CHANNEL_FD, readable: true, writable: true });
+const channel = openFrameChannel(
+  socket,
+  SERVICE_FRAME_BYTES,
+  (frame) => void onMessage(frame as ServiceMessage),
+  () => process.exit(70),
+);
+socket.on('close', () => process.exit(0));
+// Measured before any leaf is loaded, so no leaf can have changed what these say.
+channel.send({ t: 'hello', pid: process.pid, permissionModel: 'permission' in process });
+
+let host: Host | undefined;
+const runs = new Map<number, { controller: AbortController }>();
+const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+let nextAsk = 0;
+
+async function onMessage(message: ServiceMessage): Promise<void> {
+  switch (message.t) {
+    case 'boot':
+      return boot(message);
+    case 'exec':
+      return exec(message.id, message.request);
+    case 'abort':
+      return runs.get(message.id)?.controller.abort(decodeAbortReason(message.reason));
+    case 'effect':
+      return effect(message.id, message.tag, message.target);
+    case 'sink-reply': {
+      const ask = asks.get(message.call);
+      asks.delete(message.call);
+      if (message.ok) ask?.resolve(message.value);
+      else ask?.reject(new Error(message.error ?? 'the service sink failed'));
+      return;
+    }
+    case 'close':
+      await host?.close().catch(() => {});
+      channel.send({ t: 'closed' });
+      socket.end(() => process.exit(0));
+      return;
+  }
+}
+
+async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
+  try {
+    host = await bootHost(message.discovery as Parameters<typeof bootHost>[0], {
+      ...message.options,
+      onProbe: (tag, availability) => channel.send({ t: 'probe', tag, availability }),
+    });
+    channel.send({ t: 'booted', state: engineState(host) });
+  } catch (error) {
+    channel.send({ t: 'boot-failed', error: wireError(error) });
+  }
+  sweep();
+}
+
+async function exec(id: number, request: WireExecRequest): Promise<void> {
+  const controller = new AbortController();
+  runs.set(id, { controller });
+  const { interact, entry, ...fields } = request;
+  const sinks: EmbeddingSinks = {
+    write: (channelName, chunk, mimetype) =>
+      void channel.send({
+        t: 'sink',
+        id,
+        call: mimetype === undefined ? ['write', channelName, chunk] : ['write', channelName, chunk, mimetype],
+      }),
+    setState: (channelName, state) => void channel.send({ t: 'sink', id, call: ['setState', channelName, state] }),
+    emit: (notice) => void channel.send({ t: 'sink', id, call: ['emit', notice] }),
+    ...(interact ? { interact: (req) => ask(id, 'interact', [req]) as never } : {}),
+    ...(entry ? { entry: (path, content, opts) => ask(id, 'entry', [path, content, opts]) as never } : {}),
+  };
+  try {
+    if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
+    const outcome = await host.exec({ ...fields, signal: controller.signal, sinks });
+    channel.send({ t: 'outcome', id, outcome, state: engineState(host) });
+  } catch (error) {
+    channel.send({ t: 'exec-error', id, error: wireError(error) });
+  } finally {
+    runs.delete(id);
+    sweep();
+  }
+}
+
+async function effect(id: number, tag: string, target: string | null): Promise<void> {
+  try {
+    if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
+    channel.send({ t: 'effect', id, effect: await host.effect(tag, target) });
+  } catch (error) {
+    channel.send({ t: 'effect-error', id, error: wireError(error) });
+  }
+}
+
+/** One interact or entry call, answered by the service's own sink. */
+function ask(id: number, name: 'interact' | 'entry', args: unknown[]): Promise<unknown> {
+  const call = nextAsk++;
+  return new Promise((resolve, reject) => {
+    asks.set(call, { resolve, reject });
+    if (!channel.send({ t: 'sink-request', id, call, name, args })) {
+      asks.delete(call);
+      reject(new Error('the service is gone'));
+    }
+  });
+}
+
+/** With no run in flight, nothing in the namespace belongs to a live run: a leftover daemon dies here. */
+function sweep(): void {
+  if (runs.size === 0) sweepNamespace();
+}
+
+function engineState(booted: Host): EngineState {
+  const availability: EngineState['availability'] = {};
+  const toolRegistries: EngineState['toolRegistries'] = {};
+  for (const tag of booted.discovery.registry.keys()) {
+    const verdict = booted.availability(tag);
+    if (verdict !== undefined) availability[tag] = verdict;
+    const tools = booted.toolRegistry(tag);
+    if (tools !== undefined) toolRegistries[tag] = tools as EngineState['toolRegistries'][string];
+  }
+  return { availability, available: booted.availableRuntimes(), toolRegistries };
+}
+
+function wireError(error: unknown): { name: string; message: string; code?: string } {
+  const { name, message, code } = serializeError(error);
+  return code === undefined ? { name, message } : { name, message, code };
+}

@@ -1,0 +1,42 @@
+import { PLURNK_EXECS_ERROR_DETAIL_LIMIT } from '../contracts/error-detail.js';
+import type { Discovery } from '../contracts/registry.js';
+import { packageOwnedEnv } from '../host/threads/worker-env.js';
+import type { EngineDiscovery } from './engine-protocol.js';
+
+/** The service's variables an engine may see: where programs are, whose home, which language and zone, where temp files go. */
+const BASICS = new Set(['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'TMP', 'TEMP']);
+
+/**
+ * The engine process's environment, built rather than inherited: the basics above and `LC_*`
+ * from the service's environment, and the error-detail limit every thread needs. Nothing
+ * else of the service — its secrets, its `NODE_OPTIONS`, its `PLURNK_*` policy — reaches it.
+ */
+export function buildEngineEnv(serviceEnv: NodeJS.ProcessEnv, detailLimit: number): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(serviceEnv)) {
+    if (value !== undefined && (BASICS.has(key) || key.startsWith('LC_'))) env[key] = value;
+  }
+  env[PLURNK_EXECS_ERROR_DETAIL_LIMIT] = String(detailLimit);
+  return env;
+}
+
+/**
+ * The discovery the engine boots over: the registry and what discovery decided, with an
+ * environment that holds only what the leaves own (each package's `.env.defaults` keys and
+ * `PLURNK_EXECS_<TAG>_*` settings, with their effective values) and the error-detail limit.
+ * The engine's thread host hands each package only its own keys, as in the thread tier.
+ */
+export function buildEngineDiscovery(discovery: Discovery, detailLimit: number): EngineDiscovery {
+  const env: Record<string, string> = {};
+  const packages = new Set([...discovery.registry.values()].map((entry) => entry.packageName));
+  for (const name of packages) Object.assign(env, packageOwnedEnv(discovery, name));
+  env[PLURNK_EXECS_ERROR_DETAIL_LIMIT] = String(detailLimit);
+  return {
+    registry: new Map([...discovery.registry].map(([tag, entry]) => [tag, { ...entry }])),
+    packageAttributions: new Map(discovery.packageAttributions),
+    skipped: [...discovery.skipped],
+    disabled: [...discovery.disabled],
+    env,
+    envDefaults: discovery.envDefaults.map((floor) => ({ ...floor })),
+  };
+}

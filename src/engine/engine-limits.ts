@@ -1,0 +1,32 @@
+import type { ResolvedHostOptions } from '../host/host-options.js';
+
+/** The fd of the framed pipe between the service and its engine (stdin, stdout, stderr, then this). */
+export const ENGINE_CHANNEL_FD = 3;
+
+/** Bound on one frame from the service (the boot frame holds the whole registry): it trusts its service. */
+export const SERVICE_FRAME_BYTES = 256 * 1024 * 1024;
+
+/** Bytes of the engine's own stdout and stderr the service keeps (the rest is counted). */
+export const ENGINE_OUTPUT_KEPT_BYTES = 4096;
+
+/** How long close() waits for the engine to close its host before it is killed (on top of the grace). */
+export const ENGINE_CLOSE_MARGIN_MS = 5000;
+
+/** Backoff between engine restarts: doubling from the first, capped at the last. */
+export const ENGINE_RESTART_BACKOFF_MS = { first: 100, max: 5000 } as const;
+
+/**
+ * Bound on one frame from the engine: an outcome holds at most the run's output, notices,
+ * violations, Problem and console text (each already budgeted by the thread host), twice over
+ * for two-byte strings, plus room for the envelope. A larger frame is corrupt.
+ */
+export function engineFrameBytes(options: ResolvedHostOptions): number {
+  const budgets =
+    options.outputBytes + options.noticeBytes + options.violationBytes + options.problemBytes + options.consoleBytes;
+  return 2 * budgets + 4 * 1024 * 1024;
+}
+
+/** How long a run or `effect()` arriving while the engine restarts waits for it before 503 `engine-unavailable`. */
+export function engineWaitMs(options: ResolvedHostOptions): number {
+  return options.loadTimeoutMs + options.probeTimeoutMs + 5000;
+}

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Duplex, Readable } from 'node:stream';
+import * as v from 'valibot';
+import { describeIssue } from '../contracts/result.js';
+import type { EngineCommand } from './engine-command.js';
+import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
+import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
+import { openFrameChannel, type FrameChannel } from './frame-channel.js';
+
+/** What the engine says about itself in its first frame, before any leaf is loaded. */
+export interface EngineHello {
+  readonly pid: number;
+  readonly permissionModel: boolean;
+}
+
+/** The engine's own stdout and stderr as the service kept them: the first bytes, and a count. */
+export interface EngineOutput {
+  text: string;
+  bytes: number;
+}
+
+/**
+ * One engine process as the service sees it: started with a built environment, stdin
+ * /dev/null, stdout and stderr read into a bounded buffer, and one framed pipe. Every frame is
+ * validated before `onMessage` sees it; a corrupt one kills the engine. `onDeath` is called
+ * exactly once, whatever ended it (exit, a corrupt frame, a failed spawn, `kill()`).
+ */
+export class EngineProcess {
+  readonly output: EngineOutput = { text: '', bytes: 0 };
+  readonly exited: Promise<void>;
+  private readonly child: ChildProcess;
+  private readonly channel: FrameChannel;
+  private dead = false;
+
+  constructor(
+    readonly command: EngineCommand,
+    env: Record<string, string>,
+    maxFrameBytes: number,
+    private readonly onMessage: (message: EngineMessage) => void,
+    private readonly onDeath: (why: string) => void,
+  ) {
+    // detached: its own process group, so a terminal's Ctrl-C reaches the service alone.
+    this.child = spawn(command.file, command.args, {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let exited!: () => void;
+    this.exited = new Promise((resolve) => (exited = resolve));
+    this.child.on('error', (error) => this.die(`the engine could not start: ${error.message}`));
+    this.child.on('exit', (code, signal) => {
+      this.die(
+        signal === null ? `the engine process exited with code ${code}` : `the engine process was killed by ${signal}`,
+      );
+      exited();
+    });
+    for (const stream of [this.child.stdout, this.child.stderr]) this.keep(stream);
+    this.channel = openFrameChannel(
+      this.child.stdio[3] as Duplex,
+      maxFrameBytes,
+      (frame) => this.receive(frame),
+      (why) => this.fail(`the engine sent ${why}`),
+    );
+  }
+
+  /** The engine's pid as the service sees it (unshare's when it runs in a namespace). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  send(message: ServiceMessage): boolean {
+    return !this.dead && this.channel.send(message);
+  }
+
+  /** Ends the engine at once: SIGKILL (`--kill-child` then takes its namespace down). */
+  kill(why = 'the host killed the engine'): void {
+    this.die(why);
+  }
+
+  /** Kills the engine for a frame it should never have sent. */
+  fail(why: string): void {
+    this.die(`corrupt engine channel: ${why}`);
+  }
+
+  private receive(frame: unknown): void {
+    if (this.dead) return;
+    const parsed = v.safeParse(EngineMessageSchema, frame);
+    if (!parsed.success)
+      return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
+    this.onMessage(parsed.output);
+  }
+
+  private die(why: string): void {
+    if (this.dead) return;
+    this.dead = true;
+    try {
+      this.child.kill('SIGKILL');
+    } catch {
+      // Already gone.
+    }
+    this.channel.close();
+    try {
+      this.onDeath(why);
+    } catch {
+      // The host's death handler must not reach the process's last-resort handler.
+    }
+  }
+
+  private keep(stream: Readable | null): void {
+    stream?.on('data', (chunk: Buffer) => {
+      this.output.bytes += chunk.length;
+      const room = ENGINE_OUTPUT_KEPT_BYTES - this.output.text.length;
+      if (room > 0) this.output.text += chunk.toString('utf8', 0, room);
+    });
+    stream?.on('error', () => {});
+  }
+}

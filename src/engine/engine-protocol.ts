@@ -1,0 +1,105 @@
+import * as v from 'valibot';
+import { ChannelStateSchema } from '../contracts/channels.js';
+import { EffectSchema } from '../contracts/effect.js';
+import { NoticeSchema } from '../contracts/notice.js';
+import type { WireAbortReason } from '../contracts/protocol.js';
+import type { Discovery } from '../contracts/registry.js';
+import { ToolRegistrySchema } from '../discovery/tool-registry.js';
+import { PROBE_FAULTS } from '../host/fault-kinds.js';
+import type { HostOptions } from '../host/host-types.js';
+import { ExecOutcomeSchema } from './outcome-schema.js';
+
+// The wire between the service and its engine process. What the engine sends is hostile input
+// (any thread in the engine can write to the channel's fd): every frame is checked against
+// these schemas, and one that fails restarts the engine. What the service sends is checked by
+// the engine too, more loosely: it trusts its service.
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Text = v.string();
+
+/** Schema of a tag's `Availability` as the engine reports it. */
+export const AvailabilitySchema = v.strictObject({
+  available: v.boolean(),
+  fault: v.optional(v.picklist(PROBE_FAULTS)),
+  detail: v.optional(Text),
+  probeMs: v.pipe(v.number(), v.minValue(0)),
+  degraded: v.optional(v.strictObject({ reason: Text, crashes: Id, retryInMs: v.number() })),
+});
+
+/** What the engine knows of its tags: every verdict, the available list, the tool families. */
+export const EngineStateSchema = v.strictObject({
+  availability: v.record(Text, AvailabilitySchema),
+  available: v.array(Text),
+  toolRegistries: v.record(Text, ToolRegistrySchema),
+});
+/** What the engine knows of its tags. */
+export type EngineState = v.InferOutput<typeof EngineStateSchema>;
+
+/** A serialized error as the engine sends it (a rejection of the thread host's own API). */
+const WireErrorSchema = v.strictObject({ name: Text, message: Text, code: v.optional(Text) });
+
+/** One sink call the engine forwards, in the leaf's order: only what its thread host accepted. */
+export const SinkCallSchema = v.union([
+  v.tuple([v.literal('write'), Text, Text, v.optional(Text)]),
+  v.tuple([v.literal('setState'), Text, ChannelStateSchema]),
+  v.tuple([v.literal('emit'), NoticeSchema]),
+]);
+/** One forwarded sink call. */
+export type SinkCall = v.InferOutput<typeof SinkCallSchema>;
+
+/** Every frame the engine may send. */
+export const EngineMessageSchema = v.variant('t', [
+  /** First frame, sent before any leaf is loaded: what containment the engine found itself in. */
+  v.strictObject({ t: v.literal('hello'), pid: Id, permissionModel: v.boolean() }),
+  v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
+  v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
+  v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),
+  v.strictObject({ t: v.literal('sink'), id: Id, call: SinkCallSchema }),
+  v.strictObject({
+    t: v.literal('sink-request'),
+    id: Id,
+    call: Id,
+    name: v.picklist(['interact', 'entry']),
+    args: v.array(v.unknown()),
+  }),
+  v.strictObject({ t: v.literal('outcome'), id: Id, outcome: ExecOutcomeSchema, state: EngineStateSchema }),
+  v.strictObject({ t: v.literal('exec-error'), id: Id, error: WireErrorSchema }),
+  v.strictObject({ t: v.literal('effect'), id: Id, effect: EffectSchema }),
+  v.strictObject({ t: v.literal('effect-error'), id: Id, error: WireErrorSchema }),
+  v.strictObject({ t: v.literal('closed') }),
+]);
+/** A frame from the engine, once validated. */
+export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
+
+/** The discovery the engine boots over: no service environment, only what the leaves own. */
+export type EngineDiscovery = Omit<Discovery, 'notices'>;
+
+/** The host options the engine's thread host gets (no functions, no discovery or tier fields). */
+export type EngineHostOptions = Omit<
+  HostOptions,
+  'onProbe' | 'env' | 'cwd' | 'packageDirs' | 'hookTimeoutMs' | 'isolation' | 'permissions'
+>;
+
+/** The request of one run as it crosses: the caller's signal and sinks stay with the service. */
+export interface WireExecRequest {
+  runtime: string;
+  body: string;
+  target?: string | null;
+  cwd?: string | null;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  address?: { loop: number; turn: number; sequence: number };
+  effect?: 'pure' | 'read' | 'host';
+  /** Which of the service's answering sinks exist (write, setState and emit are always forwarded). */
+  interact: boolean;
+  entry: boolean;
+}
+
+/** Every frame the service sends its engine. */
+export type ServiceMessage =
+  | { t: 'boot'; discovery: EngineDiscovery; options: EngineHostOptions }
+  | { t: 'exec'; id: number; request: WireExecRequest }
+  | { t: 'abort'; id: number; reason: WireAbortReason }
+  | { t: 'effect'; id: number; tag: string; target: string | null }
+  | { t: 'sink-reply'; id: number; call: number; ok: boolean; value?: unknown; error?: string }
+  | { t: 'close' };

@@ -1,0 +1,148 @@
+import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Availability } from '../host/host-types.js';
+import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
+import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
+import type { EngineHello, EngineProcess } from './engine-process.js';
+import { rebuildWireError } from './wire-error.js';
+
+/** What the supervisor needs from its host. */
+export interface SupervisorSpec {
+  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string) => void): EngineProcess;
+  readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
+  /** Every frame of a booted engine. */
+  onMessage(message: EngineMessage): void;
+  onBooted(state: EngineState): void;
+  onProbe(tag: string, availability: Availability): void;
+  /** The booted engine died (not called for one that dies while booting). */
+  onDeath(why: string): void;
+  /** Bound on one boot, and on how long a caller waits for a restarting engine. */
+  readonly bootWaitMs: number;
+}
+
+/**
+ * Keeps one engine process booted: starts it, sees it die, starts the next with doubling
+ * backoff (reset by a clean run) and re-probes, and tells callers how long to wait for it.
+ */
+export class EngineSupervisor {
+  private engine: EngineProcess | undefined;
+  private hello: EngineHello | undefined;
+  private readonly spawned = new Set<EngineProcess>();
+  private readonly waiters = new Set<(engine: EngineProcess | undefined) => void>();
+  private failures = 0;
+  private closed = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** Why the last engine died, for the 503 of a caller that waited in vain. */
+  lastDeath: string | undefined;
+
+  constructor(private readonly spec: SupervisorSpec) {}
+
+  /** Boots the first engine; rejects with the engine's boot error, or `boot-failed`. */
+  async start(): Promise<void> {
+    await this.bootOne();
+  }
+
+  /** The booted engine, waiting up to `bootWaitMs` for one being restarted; undefined when none came (or the host closed). */
+  ready(): Promise<EngineProcess | undefined> {
+    if (this.engine?.alive) return Promise.resolve(this.engine);
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const waiter = (engine: EngineProcess | undefined) => {
+        clearTimeout(timer);
+        this.waiters.delete(waiter);
+        resolve(engine);
+      };
+      const timer = setTimeout(() => waiter(undefined), this.spec.bootWaitMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** A run ended cleanly: the next crash restarts without waiting long. */
+  succeeded(): void {
+    this.failures = 0;
+  }
+
+  /** Which containment the booted engine confirmed from inside (both false before the first boot). */
+  containment(): { pidNamespace: boolean; permissionModel: boolean } {
+    const command = this.engine?.command;
+    return {
+      pidNamespace: command?.pidNamespace === true && this.hello?.pid === 1,
+      permissionModel: command?.permissionModel === true && this.hello?.permissionModel === true,
+    };
+  }
+
+  /** Asks the engine to close its host, waits a grace, then kills it (and its namespace) and every engine still booting. */
+  async close(graceMs: number): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.restartTimer);
+    for (const waiter of [...this.waiters]) waiter(undefined);
+    const engine = this.engine;
+    if (engine?.alive && engine.send({ t: 'close' })) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, 2 * graceMs + ENGINE_CLOSE_MARGIN_MS)));
+      await Promise.race([engine.exited, grace]);
+      clearTimeout(timer);
+    }
+    for (const spawned of this.spawned) spawned.kill('the host closed');
+    await Promise.all([...this.spawned].map((spawned) => spawned.exited));
+  }
+
+  private bootOne(): Promise<EngineProcess> {
+    return new Promise<EngineProcess>((resolve, reject) => {
+      let booted = false;
+      let hello: EngineHello | undefined;
+      const engine = this.spec.spawn(
+        (message) => {
+          if (booted) return this.spec.onMessage(message);
+          if (message.t === 'hello' && hello === undefined) hello = message;
+          else if (message.t === 'probe') this.spec.onProbe(message.tag, message.availability);
+          else if (message.t === 'booted') {
+            booted = true;
+            clearTimeout(timer);
+            this.engine = engine;
+            this.hello = hello;
+            this.spec.onBooted(message.state);
+            for (const waiter of [...this.waiters]) waiter(engine);
+            resolve(engine);
+          } else if (message.t === 'boot-failed') {
+            reject(rebuildWireError(message.error, 'boot-failed'));
+            engine.kill('its boot failed');
+          } else engine.fail(`a ${message.t} frame before it booted`);
+        },
+        (why) => {
+          clearTimeout(timer);
+          this.spawned.delete(engine);
+          if (!booted) {
+            const output = engine.output.text === '' ? '' : `; its output: ${engine.output.text.slice(0, 1024)}`;
+            return reject(new PlurnkExecsError('boot-failed', `the engine process did not boot: ${why}${output}`));
+          }
+          if (this.engine !== engine) return;
+          this.engine = undefined;
+          this.lastDeath = why;
+          this.spec.onDeath(why);
+          this.restart();
+        },
+      );
+      this.spawned.add(engine);
+      const timer = setTimeout(
+        () => engine.kill(`the engine did not boot within ${this.spec.bootWaitMs}ms`),
+        this.spec.bootWaitMs,
+      );
+      engine.send(this.spec.boot);
+    });
+  }
+
+  /** The next engine, after a backoff that doubles with each failure in a row. */
+  private restart(): void {
+    if (this.closed) return;
+    const { first, max } = ENGINE_RESTART_BACKOFF_MS;
+    const delay = Math.min(first * 2 ** this.failures, max);
+    this.failures += 1;
+    this.restartTimer = setTimeout(() => {
+      if (this.closed) return;
+      this.bootOne().catch((error: Error) => {
+        this.lastDeath = error.message;
+        this.restart();
+      });
+    }, delay);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Duplex } from 'node:stream';
+import { deserialize, serialize } from 'node:v8';
+
+/** What a frame channel reports when the other side sent something it cannot read. */
+export type CorruptHandler = (why: string) => void;
+
+/** One end of a framed channel: `send` one value, every value the other side sent to `onFrame`. */
+export interface FrameChannel {
+  send(value: unknown): boolean;
+  close(): void;
+}
+
+const HEADER_BYTES = 4;
+
+/**
+ * Frames values over a byte stream (a pipe between the service and the engine): a 4-byte
+ * big-endian length, then the value in V8's serialization — what the child_process channel's
+ * `serialization: 'advanced'` sends, but read here. Node's own IPC channel deserializes in its
+ * socket listener, where a forged frame (any thread of the engine can write to the channel's
+ * fd) throws an uncaught exception in the service; here a frame larger than `maxFrameBytes`, a
+ * frame V8 cannot read, or a listener that throws is reported to `onCorrupt` once and the
+ * channel stops reading. Never throws.
+ */
+export function openFrameChannel(
+  stream: Duplex,
+  maxFrameBytes: number,
+  onFrame: (value: unknown) => void,
+  onCorrupt: CorruptHandler,
+): FrameChannel {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let broken = false;
+  const fail = (why: string) => {
+    if (broken) return;
+    broken = true;
+    pending = [];
+    stream.removeListener('data', onData);
+    try {
+      onCorrupt(why);
+    } catch {
+      // The corrupt handler restarts the engine; a throw there must still not reach the process.
+    }
+  };
+  const onData = (chunk: Buffer) => {
+    if (broken) return;
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    while (!broken && pendingBytes >= HEADER_BYTES) {
+      if (pending[0]!.length < HEADER_BYTES) pending = [Buffer.concat(pending)];
+      const length = pending[0]!.readUInt32BE(0);
+      if (length > maxFrameBytes) return fail(`a frame of ${length} bytes (the bound is ${maxFrameBytes})`);
+      // Joined only once the whole frame is here, so a large frame in many chunks is copied once.
+      if (pendingBytes < HEADER_BYTES + length) return;
+      const head = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
+      const body = head.subarray(HEADER_BYTES, HEADER_BYTES + length);
+      const rest = head.subarray(HEADER_BYTES + length);
+      pending = rest.length === 0 ? [] : [rest];
+      pendingBytes = rest.length;
+      let value: unknown;
+      try {
+        value = deserialize(body);
+      } catch (error) {
+        return fail(`a frame V8 could not read (${error instanceof Error ? error.message : 'unknown'})`);
+      }
+      try {
+        onFrame(value);
+      } catch (error) {
+        return fail(`a frame its reader refused (${error instanceof Error ? error.message : 'unknown'})`);
+      }
+    }
+  };
+  stream.on('data', onData);
+  // A write to a pipe whose reader died is reported on the stream, never as an uncaught error.
+  stream.on('error', () => {});
+  return {
+    send(value) {
+      if (broken || stream.destroyed || !stream.writable) return false;
+      try {
+        const body = serialize(value);
+        const head = Buffer.alloc(HEADER_BYTES);
+        head.writeUInt32BE(body.length, 0);
+        stream.write(Buffer.concat([head, body]));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close() {
+      broken = true;
+      stream.removeListener('data', onData);
+      stream.destroy();
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+import { ClientInteractionRequestSchema } from '../contracts/notice.js';
+import { encodeAbortReason } from '../contracts/protocol.js';
+import type { Violation } from '../contracts/violation.js';
+import { describeThrow } from '../runtime/guard-listener.js';
+import type { ParsedExecRequest } from '../host/dispatch/exec-request.js';
+import { hostFailure } from '../host/host-problems.js';
+import type { ExecOutcome } from '../host/host-types.js';
+import { SeenRun } from './crashed-run.js';
+import type { EngineMessage } from './engine-protocol.js';
+import type { EngineProcess } from './engine-process.js';
+import { rebuildWireError } from './wire-error.js';
+
+type RunMessage = Extract<EngineMessage, { t: 'sink' | 'sink-request' | 'outcome' | 'exec-error' }>;
+
+const EntryArgsSchema = v.tuple([
+  v.string(),
+  v.nullable(v.string()),
+  v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
+]);
+
+/**
+ * One run as the service relays it: sends it to the engine, carries the caller's abort across,
+ * hands every forwarded sink call to the service's sinks at once (so nothing written is lost if
+ * the engine dies), answers `interact` and `entry` from them, and settles exactly once — with
+ * the engine's outcome, or with what was seen when the engine died or the host closed.
+ */
+export class RunRelay {
+  readonly settled: Promise<ExecOutcome>;
+  private resolve!: (outcome: ExecOutcome) => void;
+  private reject!: (error: Error) => void;
+  private done = false;
+  private readonly seen = new SeenRun();
+  private readonly violations: Violation[] = [];
+  private readonly onAbort = () =>
+    this.engine.send({ t: 'abort', id: this.id, reason: encodeAbortReason(this.request.signal?.reason) });
+
+  constructor(
+    readonly id: number,
+    readonly tag: string,
+    private readonly request: ParsedExecRequest,
+    private readonly engine: EngineProcess,
+    private readonly detailLimit: number,
+    private readonly maxBytes: number,
+  ) {
+    this.settled = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  begin(): void {
+    const { request } = this;
+    this.engine.send({
+      t: 'exec',
+      id: this.id,
+      request: {
+        runtime: this.tag,
+        body: request.body,
+        target: request.target,
+        cwd: request.cwd,
+        ...(request.env === undefined ? {} : { env: request.env }),
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        ...(request.address === undefined ? {} : { address: request.address }),
+        ...(request.effect === undefined ? {} : { effect: request.effect }),
+        interact: request.sinks?.interact !== undefined,
+        entry: request.sinks?.entry !== undefined,
+      },
+    });
+    if (request.signal?.aborted) this.onAbort();
+    else request.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  receive(message: RunMessage): void {
+    if (this.done) return;
+    if (message.t === 'sink') {
+      this.seen.apply(message.call);
+      if (this.seen.bytes > this.maxBytes)
+        return this.engine.fail(`more than ${this.maxBytes} bytes of sink calls for one run`);
+      const [name, ...args] = message.call;
+      this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
+    } else if (message.t === 'sink-request') void this.answer(message);
+    else if (message.t === 'outcome') {
+      const outcome = message.outcome as ExecOutcome;
+      this.finish(
+        this.violations.length === 0
+          ? outcome
+          : { ...outcome, violations: [...outcome.violations, ...this.violations] },
+      );
+    } else {
+      this.finish(undefined);
+      this.reject(rebuildWireError(message.error, 'host-closed'));
+    }
+  }
+
+  /** The engine died under the run: 500 engine-crashed with the output seen so far. */
+  settleCrashed(why: string): void {
+    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address()));
+  }
+
+  /** The host closed and the engine with it before the run's outcome came back: 499, as the thread tier answers. */
+  settleClosed(): void {
+    const outcome = this.seen.crashed('the host closed', this.detailLimit, this.request.effect ?? null, this.address());
+    outcome.result = hostFailure('execution-cancelled', 'the host closed while the run was in flight');
+    outcome.outcome = 'cancelled';
+    outcome.containment = { console: null, reapedProcesses: 0, forcedEnd: { reason: 'host-closed', terminated: true } };
+    this.finish(outcome);
+  }
+
+  private finish(outcome: ExecOutcome | undefined): void {
+    if (this.done) return;
+    this.done = true;
+    this.request.signal?.removeEventListener('abort', this.onAbort);
+    if (outcome !== undefined) this.resolve(outcome);
+  }
+
+  private async answer(message: Extract<RunMessage, { t: 'sink-request' }>): Promise<void> {
+    const sinks = this.request.sinks;
+    const reply = (ok: boolean, value: unknown, error?: string) =>
+      this.engine.send({ t: 'sink-reply', id: this.id, call: message.call, ok, value, ...(error ? { error } : {}) });
+    try {
+      if (message.name === 'interact') {
+        // The engine's thread host validated the request; one that fails here was forged.
+        const parsed = v.safeParse(ClientInteractionRequestSchema, message.args[0]);
+        if (!parsed.success || sinks?.interact === undefined)
+          return this.engine.fail('an interact request that is none');
+        reply(true, await sinks.interact(parsed.output));
+      } else {
+        const parsed = v.safeParse(EntryArgsSchema, message.args);
+        if (!parsed.success || sinks?.entry === undefined) return this.engine.fail('an entry request that is none');
+        const [path, content, opts] = parsed.output;
+        reply(true, await sinks.entry(path, content, opts));
+      }
+    } catch (error) {
+      reply(false, undefined, describeThrow(error));
+    }
+  }
+
+  /** Calls one of the service's own sinks; a throw is recorded as `embedding-sink`, never fatal. */
+  private callSink(name: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      if (this.violations.length < 100)
+        this.violations.push({
+          kind: 'embedding-sink',
+          detail: `the embedding service's ${name} sink threw: ${describeThrow(error)}`,
+        });
+    }
+  }
+
+  private address(): string | null {
+    const at = this.request.address;
+    return at === undefined ? null : `${this.tag}:///${at.loop}/${at.turn}/${at.sequence}`;
+  }
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
+import { handshake } from '../../helpers/handshake.js';
+import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+// The process tier's Host API is the thread tier's: the answering sinks round-trip to the
+// service, abort reasons and deadlines cross to the engine, a throwing sink is recorded.
+describe('the process tier carries the whole Host API across the engine boundary', () => {
+  let host: Host;
+  const hostErrors = watchHostErrors();
+  beforeAll(async () => {
+    host = await createHost({
+      isolation: 'process',
+      packageDirs: zooDirs('healthy', 'host/exec-interacts', 'host/exec-waits-for-abort'),
+      limits: { graceMs: 300 },
+    });
+  });
+  afterAll(async () => {
+    await host.close();
+    expect(hostErrors.errors).toEqual([]);
+    hostErrors.dispose();
+  });
+
+  it('round-trips interact and entry to the service’s sinks', async () => {
+    const asked: unknown[] = [];
+    const out = await host.exec({
+      runtime: 'ask',
+      body: 'continue?',
+      sinks: {
+        interact: async (request) => (asked.push(request), { status: 'resolved', payload: { yes: true } }),
+        entry: async (path, content, opts) => `entry:///${path}#${opts.tags.join(',')}:${content?.length}`,
+      },
+    });
+    expect(out.result.status).toBe(200);
+    expect(asked).toEqual([
+      { toolName: 'confirm', arguments: { asked: true }, message: 'continue?', responseSchema: { type: 'object' } },
+    ]);
+    const resolution = { status: 'resolved', payload: { yes: true } };
+    expect(JSON.parse(out.channels.results!.text)).toEqual({
+      resolution,
+      hasEntry: true,
+      address: `entry:///notes/answer.md#answer:${JSON.stringify(resolution).length}`,
+    });
+  });
+
+  it('resolves interactions cancelled without an interact sink, and hides entry without an entry sink', async () => {
+    const out = await host.exec({ runtime: 'ask', body: 'x' });
+    expect(JSON.parse(out.channels.results!.text)).toEqual({
+      resolution: { status: 'cancelled' },
+      hasEntry: false,
+      address: null,
+    });
+  });
+
+  it('carries an abort reason to the leaf unchanged', async () => {
+    const controller = new AbortController();
+    const waiting = handshake();
+    const running = host.exec({
+      runtime: 'wait-abort',
+      body: 'x',
+      signal: controller.signal,
+      sinks: { write: () => waiting.resolve() },
+    });
+    await waiting.promise;
+    controller.abort(new RangeError('the user left'));
+    const out = await running;
+    expect(out.channels.out!.text).toBe('waiting\n{"reason":{"name":"RangeError","message":"the user left"}}');
+  });
+
+  it('keeps the caller’s deadline: 504 execution-timeout', async () => {
+    const out = await host.exec({ runtime: 'wait-abort', body: 'x', timeoutMs: 200 });
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/execution-timeout');
+  });
+
+  it('records a throwing embedding sink as a violation and keeps the run', async () => {
+    const out = await host.exec({
+      runtime: 'healthy',
+      body: 'ok',
+      sinks: {
+        write: () => {
+          throw new Error('the service’s disk is full');
+        },
+      },
+    });
+    expect(out.result.status).toBe(200);
+    expect(out.violations).toContainEqual({
+      kind: 'embedding-sink',
+      detail: expect.stringContaining('the service’s disk is full'),
+    });
+  });
+
+  it('rejects a malformed request in the service, and every call after close()', async () => {
+    await expect(host.exec({ runtime: 'healthy' } as never)).rejects.toMatchObject({ code: 'invalid-request' });
+    const closing = await createHost({ isolation: 'process', packageDirs: zooDirs('healthy') });
+    await closing.close();
+    await expect(closing.exec({ runtime: 'healthy', body: 'ok' })).rejects.toMatchObject({ code: 'host-closed' });
+    await expect(closing.effect('healthy', null)).rejects.toMatchObject({ code: 'host-closed' });
+  });
+});

@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { fstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { detectPidNamespace } from '../../../src/engine/engine-command.js';
+import { createHost, type ExecRequest, type Host } from '../../../src/host/index.js';
+import { enginePids } from '../../helpers/engine-pids.js';
+import { handshake } from '../../helpers/handshake.js';
+import { survivorsAfter } from '../../helpers/survivors.js';
+import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+
+const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.url));
+const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
+const SECRET_NAME = 'PLURNK_ENGINE_TEST_SERVICE_SECRET';
+const namespace = detectPidNamespace() !== null;
+
+// The process tier against a leaf that attacks the engine: after each attack the service
+// lives, other tags answer, output written before the fault is kept, and nothing survives close().
+describe('the process tier contains what a leaf does to its engine', () => {
+  let host: Host;
+  const hostErrors = watchHostErrors();
+  const secret = randomUUID();
+  const path = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
+
+  beforeAll(async () => {
+    process.env[SECRET_NAME] = secret;
+    host = await createHost({
+      isolation: 'process',
+      packageDirs: [...zooDirs('healthy'), join(FIXTURES, 'engine-faults'), COMMON],
+      breaker: { crashes: 1000 },
+      limits: { graceMs: 300 },
+    });
+  });
+  afterEach(async () => {
+    expect(hostErrors.errors).toEqual([]);
+    // The service lives and another tag answers.
+    expect(() => process.kill(process.pid, 0)).not.toThrow();
+    const next = await host.exec({ runtime: 'healthy', body: 'ok' });
+    expect({ result: next.result, text: next.channels.out?.text }).toEqual({ result: { status: 200 }, text: 'ok' });
+  });
+  afterAll(async () => {
+    await host.close();
+    delete process.env[SECRET_NAME];
+    hostErrors.dispose();
+  });
+
+  it('says which containment is in effect, measured from inside the engine', () => {
+    expect(host.isolation()).toEqual({ tier: 'process', pidNamespace: namespace, permissionModel: true });
+  });
+
+  it('settles a run whose engine was killed 500 engine-crashed, keeps what it wrote, and restarts the engine', async () => {
+    const first = handshake<string>();
+    const running = host.exec({
+      runtime: 'sh',
+      body: 'echo before the fault; sleep 30',
+      sinks: { write: (_channel, chunk) => first.resolve(chunk) },
+    });
+    expect(await first.promise).toBe('before the fault\n');
+    const [engine] = enginePids().engine;
+    process.kill(engine!, 'SIGKILL');
+    const out = await running;
+    expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
+    expect(out.channels.stdout).toMatchObject({ text: 'before the fault\n', state: 'errored' });
+    expect(out.containment?.forcedEnd).toEqual({ reason: 'engine-crashed', terminated: true });
+    // The next run waits for the new engine, which re-probed its tags.
+    expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(200);
+    expect(enginePids().engine).not.toContain(engine);
+    expect(host.availability('sh')?.available).toBe(true);
+  });
+
+  it('treats a frame a leaf forged on the engine channel as a corrupt engine: 500 engine-crashed, output kept', async () => {
+    const out = await host.exec({ runtime: 'engine-faults', body: 'forge-frame' });
+    expect(out.result).toMatchObject({
+      status: 500,
+      problem: { detail: expect.stringMatching(/corrupt engine channel/) },
+    });
+    expect(out.channels.out?.text).toBe('before the fault');
+  });
+
+  it('survives a leaf whose child sends SIGKILL to the engine', async () => {
+    const out = await host.exec({ runtime: 'engine-faults', body: 'kill-engine' });
+    if (namespace) {
+      // The engine is its namespace's init: a SIGKILL from inside the namespace never reaches it.
+      expect(out.result.status).toBe(200);
+      expect(out.channels.out?.text).toBe('before the fault survived');
+    } else {
+      expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
+      expect(out.channels.out?.text).toBe('before the fault');
+    }
+  });
+
+  it.runIf(namespace)('hides the engine parent from a leaf inside a verified PID namespace', async () => {
+    const before = enginePids().all;
+    const out = await host.exec({ runtime: 'engine-faults', body: 'kill-engine-parent' });
+    expect(out.result.status).toBe(200);
+    expect(out.channels.out?.text).toBe('parent=0');
+    expect(enginePids().all).toEqual(before);
+  });
+
+  it.runIf(namespace)(
+    'contains sh `kill -9 -1` to the namespace, run only once the shell verified it is inside one',
+    async () => {
+      const marker = randomUUID();
+      // The guard: pid 1 of this /proc must be the engine, which is true only inside its namespace.
+      const body =
+        'grep -q engine-entry.js /proc/1/cmdline || { echo refused; exit 3; }; sleep 300 & echo armed; kill -9 -1; echo unreachable';
+      const out = await host.exec({ runtime: 'sh', body, env: { ...path, ZOO_RUN: marker } });
+      // kill(-1) signals every process but init (the engine) and the caller: the shell goes on.
+      expect(out.channels.stdout?.text).toBe('armed\nunreachable\n');
+      expect(await survivorsAfter([{ marker }])).toEqual([]);
+    },
+  );
+
+  it('shows a leaf none of the service environment, in its own or the engine /proc environ', async () => {
+    const body = `tr '\\0' '\\n' < /proc/self/environ; tr '\\0' '\\n' < /proc/1/environ; test -e /proc/${process.pid}/environ && echo service-visible || true`;
+    const out = await host.exec({ runtime: 'sh', body });
+    expect(out.result.status).toBe(200);
+    const seen = out.channels.stdout!.text;
+    expect(seen).toMatch(/^PATH=/m);
+    expect(seen).not.toContain(secret);
+    expect(seen).not.toContain(SECRET_NAME);
+    if (namespace) expect(seen).not.toContain('service-visible');
+  });
+
+  it('keeps writes to and closes of fds 0-2 inside the engine', async () => {
+    const out = await host.exec({ runtime: 'engine-faults', body: 'std-fds' });
+    expect(out.channels.out?.text).toBe('closed 0-2');
+    expect(() => [0, 1, 2].map((fd) => fstatSync(fd))).not.toThrow();
+    // An engine without fds 0-2 may die later (Node 20 was seen to crash with SIGSEGV): a run in
+    // flight then settles engine-crashed and the next engine serves the one after it.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const next = await host.exec({ runtime: 'healthy', body: 'ok' });
+      if (next.result.status === 200) break;
+      expect(next.result.problem?.type).toMatch(/engine-crashed$/);
+    }
+  });
+
+  it.runIf(namespace)('kills a setsid daemon nobody reported once no run is in flight', async () => {
+    const marker = randomUUID();
+    const request: ExecRequest = {
+      runtime: 'sh',
+      body: "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started",
+      env: { ...path, ZOO_RUN: marker },
+    };
+    const out = await host.exec(request);
+    expect(out.channels.stdout?.text).toBe('started\n');
+    expect(await survivorsAfter([{ marker }])).toEqual([]);
+  });
+});
+
+describe('closing a process-tier host', () => {
+  it('ends the engine, its namespace and every process a leaf left behind', async () => {
+    const host = await createHost({ isolation: 'process', packageDirs: [COMMON] });
+    const marker = randomUUID();
+    const started = handshake();
+    const running = host.exec({
+      runtime: 'sh',
+      body: "setsid sh -c 'sleep 300' </dev/null >/dev/null 2>&1 & echo started; sleep 300",
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ZOO_RUN: marker },
+      sinks: { write: () => started.resolve() },
+    });
+    await started.promise;
+    expect(enginePids().all.length).toBeGreaterThan(0);
+    await host.close();
+    expect((await running).result.status).toBe(499);
+    expect(enginePids().all).toEqual([]);
+    expect(await survivorsAfter([{ marker }])).toEqual([]);
+  });
+});
+
+describe('the crash breaker in the process tier', () => {
+  it('charges an engine death to the tag only when its run was the one in flight', async () => {
+    const host = await createHost({
+      isolation: 'process',
+      packageDirs: [...zooDirs('healthy', 'host/exec-waits-for-abort'), join(FIXTURES, 'engine-faults')],
+      breaker: { crashes: 1, cooldownMs: 600_000 },
+    });
+    try {
+      const killDuring = async (runtimes: string[]) => {
+        const started = runtimes.map(() => handshake());
+        const runs = runtimes.map((runtime, i) =>
+          host.exec({
+            runtime,
+            body: 'wait',
+            sinks: { write: () => started[i]!.resolve() },
+          }),
+        );
+        await Promise.all(started.map((s) => s.promise));
+        process.kill(enginePids().engine[0]!, 'SIGKILL');
+        return Promise.all(runs);
+      };
+      // Two runs in flight: nobody can tell whose leaf it was, so no tag is charged.
+      const both = await killDuring(['engine-faults', 'wait-abort']);
+      expect(both.map((out) => out.containment?.forcedEnd?.reason)).toEqual(['engine-crashed', 'engine-crashed']);
+      expect(host.availability('engine-faults')?.degraded).toBeUndefined();
+      expect(host.availability('wait-abort')?.degraded).toBeUndefined();
+      // One run in flight: its tag is charged, and degraded past the breaker's one crash.
+      await killDuring(['engine-faults']);
+      expect(host.availability('engine-faults')?.degraded?.reason).toMatch(/the engine process died/);
+      expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(503);
+      expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+});

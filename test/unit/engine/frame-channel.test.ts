@@ -1,0 +1,81 @@
+import { PassThrough } from 'node:stream';
+import { serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import { openFrameChannel } from '../../../src/engine/frame-channel.js';
+
+/** A frame as the channel writes it: 4-byte length, then V8's serialization. */
+function frame(value: unknown): Buffer {
+  const body = serialize(value);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length, 0);
+  return Buffer.concat([head, body]);
+}
+
+function reader(maxFrameBytes = 1024) {
+  const stream = new PassThrough();
+  const frames: unknown[] = [];
+  const corrupt: string[] = [];
+  openFrameChannel(
+    stream,
+    maxFrameBytes,
+    (value) => void frames.push(value),
+    (why) => void corrupt.push(why),
+  );
+  return { stream, frames, corrupt };
+}
+
+describe('the framed channel between the service and its engine', () => {
+  it('reads frames whole however the bytes are split, in order', () => {
+    const { stream, frames, corrupt } = reader();
+    const bytes = Buffer.concat([frame({ t: 'hello', pid: 1 }), frame(new Map([['sh', 1]])), frame('x'.repeat(300))]);
+    for (let at = 0; at < bytes.length; at += 7) stream.write(bytes.subarray(at, at + 7));
+    expect(frames).toEqual([{ t: 'hello', pid: 1 }, new Map([['sh', 1]]), 'x'.repeat(300)]);
+    expect(corrupt).toEqual([]);
+  });
+
+  it('reports bytes V8 cannot read once, instead of throwing, and reads nothing after them', () => {
+    const { stream, frames, corrupt } = reader();
+    const garbage = Buffer.alloc(12);
+    garbage.writeUInt32BE(8, 0);
+    garbage.write('garbage!', 4);
+    expect(() => stream.write(Buffer.concat([garbage, frame('after')]))).not.toThrow();
+    expect(frames).toEqual([]);
+    expect(corrupt).toHaveLength(1);
+    expect(corrupt[0]).toMatch(/^a frame V8 could not read/);
+  });
+
+  it('refuses a frame that announces more than its bound before buffering it', () => {
+    const { stream, frames, corrupt } = reader(100);
+    stream.write(frame('y'.repeat(200)));
+    expect(frames).toEqual([]);
+    expect(corrupt).toEqual([expect.stringMatching(/^a frame of \d+ bytes \(the bound is 100\)$/)]);
+  });
+
+  it('reports a reader that throws as corrupt rather than letting it reach the process', () => {
+    const stream = new PassThrough();
+    const corrupt: string[] = [];
+    openFrameChannel(
+      stream,
+      1024,
+      () => {
+        throw new Error('refused');
+      },
+      (why) => void corrupt.push(why),
+    );
+    expect(() => stream.write(frame(1))).not.toThrow();
+    expect(corrupt).toEqual(['a frame its reader refused (refused)']);
+  });
+
+  it('sends what the other end reads back', () => {
+    const stream = new PassThrough();
+    const frames: unknown[] = [];
+    const channel = openFrameChannel(
+      stream,
+      1024,
+      (value) => void frames.push(value),
+      () => {},
+    );
+    expect(channel.send({ t: 'closed' })).toBe(true);
+    expect(frames).toEqual([{ t: 'closed' }]);
+  });
+});

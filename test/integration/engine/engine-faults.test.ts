@@ -70,7 +70,12 @@ describe('the process tier contains what a leaf does to its engine', () => {
   });
 
   it('treats a frame a leaf forged on the engine channel as a corrupt engine: 500 engine-crashed, output kept', async () => {
-    const out = await host.exec({ runtime: 'engine-faults', body: 'forge-frame' });
+    // The interact sink lets the leaf know its write reached the service before it forges a frame.
+    const out = await host.exec({
+      runtime: 'engine-faults',
+      body: 'forge-frame',
+      sinks: { interact: async () => ({ status: 'cancelled' as const }) },
+    });
     expect(out.result).toMatchObject({
       status: 500,
       problem: { detail: expect.stringMatching(/corrupt engine channel/) },

@@ -8,6 +8,8 @@ export interface HookBoot {
   readonly url: string;
   /** The environment discovery evaluates policy against: the hook's `context.env`. */
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The `PLURNK_EXECS_RUN` value every child the hook starts carries: discovery kills them all once it answered. */
+  readonly marker?: string;
 }
 
 /**

@@ -14,6 +14,8 @@ export interface WorkerBoot {
   readonly entryUrl: string;
   /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
   readonly limits?: WorkerLimits;
+  /** The `PLURNK_EXECS_RUN` value children started outside any task carry (absent ⇒ the thread makes one up). */
+  readonly marker?: string;
   /**
    * The leaf's own configuration keys in the thread's starting env: kept in `process.env`
    * beneath a run's env, as 1.x leaves read them from `process.env` whatever the run's env is.
@@ -72,7 +74,11 @@ export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
   /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
   | { readonly kind: 'warm'; readonly control: Port; readonly sinks: Port }
-) & { readonly announce?: boolean };
+) & {
+  readonly announce?: boolean;
+  /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
+  readonly marker?: string;
+};
 
 /**
  * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as
@@ -178,6 +184,15 @@ export interface SinkApi {
  */
 export type SinkCall =
   readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
+
+/**
+ * How many `interact()` calls one run may have pending at once. An interaction waits for a
+ * person or the embedding service, so a leaf never needs many in flight; 3,000 at once all
+ * reached the embedding service's sink before this cap. The host refuses a call past it at
+ * once (the leaf's promise rejects, a violation is recorded) without asking the embedding
+ * service; the host is where it is held, since a leaf can post on its port directly.
+ */
+export const MAX_PENDING_INTERACTIONS = 16;
 
 /**
  * Worker ⇒ host on the sink port: a call that is answered, `[name, id, ...arguments]`. The

@@ -2,11 +2,21 @@ import * as v from 'valibot';
 
 /**
  * Kinds of contract violation a thread itself refuses and reports over its control port: a
- * run that changed its ExecArgs, started a worker thread of its own, or signalled the host's
- * process (§executor-forbidden), or notices past `limits.noticeBytes` (the thread drops them
- * before they cross; the host holds its own copy of the cap).
+ * run that changed its ExecArgs, started a worker thread or a BroadcastChannel of its own
+ * (`thread-ban`), signalled a process not its run's own (`forbidden-signal`), reached for the
+ * host's main thread through the inspector or an internal binding (`main-thread`), or turned a
+ * process-wide knob — the host's priority, V8 flags, stdin, fds 0–2, `process.report`
+ * (`process-knob`) (§executor-forbidden); or notices past `limits.noticeBytes` (the thread
+ * drops them before they cross; the host holds its own copy of the cap).
  */
-export const THREAD_VIOLATION_KINDS = ['mutated-args', 'thread-ban', 'forbidden-signal', 'notice-limit'] as const;
+export const THREAD_VIOLATION_KINDS = [
+  'mutated-args',
+  'thread-ban',
+  'forbidden-signal',
+  'main-thread',
+  'process-knob',
+  'notice-limit',
+] as const;
 
 /**
  * Every kind of {@link Violation}: a closed set, so a caller (`plurnk-execs check`, an
@@ -17,15 +27,17 @@ export const THREAD_VIOLATION_KINDS = ['mutated-args', 'thread-ban', 'forbidden-
  * - `invalid-state`: setState with something that is not a channel state.
  * - `invalid-write`: a write whose chunk is not a string or whose mimetype is not a non-empty string.
  * - `invalid-notice`: emit with something that is not a notice.
- * - `invalid-interaction`: interact with something that is not an interaction request.
+ * - `invalid-interaction`: interact with something that is not an interaction request, or past the pending cap.
  * - `invalid-entry`: entry with arguments that are not (path, content, options).
  * - `malformed-sink-call`: a message on the sink port that is no sink call, or that the host could not read.
  * - `after-settle`: a sink call that arrived after `run()` settled.
  * - `console-output`: output through `console.*`, stdout or stderr instead of a declared channel.
  * - `embedding-sink`: the embedding service's own sink threw or answered nonsense (not the leaf's fault).
  * - `host-error`: the host itself failed to handle a sink call (not the leaf's fault).
- * - `mutated-args`, `thread-ban`, `forbidden-signal`, `notice-limit` (notices past `limits.noticeBytes`,
- *   dropped, recorded once per run): see {@link THREAD_VIOLATION_KINDS}.
+ * - `foreign-process-group`: a process-group report the host refused, since the group is not
+ *   provably the run's own (another run's, older than the run, or not the host's descendant).
+ * - `mutated-args`, `thread-ban`, `forbidden-signal`, `main-thread`, `process-knob`, `notice-limit`
+ *   (notices past `limits.noticeBytes`, dropped, recorded once per run): see {@link THREAD_VIOLATION_KINDS}.
  * - `truncated`: stands for the violations past the kept ones; its detail counts them.
  */
 export const VIOLATION_KINDS = [
@@ -42,6 +54,7 @@ export const VIOLATION_KINDS = [
   'console-output',
   'embedding-sink',
   'host-error',
+  'foreign-process-group',
   ...THREAD_VIOLATION_KINDS,
   'truncated',
 ] as const;

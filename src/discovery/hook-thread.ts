@@ -1,6 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import type { HookBoot, HookReply } from '../contracts/hook-protocol.js';
 import { hookEntryPath } from '../runtime/package-root.js';
+import { sweepRunProcesses } from '../runtime/process-sweep.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 
 /** The hook's reply, or why there is none: it overran `timeoutMs`, or its thread died first. */
 export type HookOutcome =
@@ -9,11 +11,15 @@ export type HookOutcome =
 /**
  * Runs one `runtimesModule` hook in a thread of its own and waits at most `timeoutMs` for its
  * answer — thread start included — then terminates the thread whatever happened. A hook that
- * spins, exits or throws at import affects only that thread. Never rejects.
+ * spins, exits or throws at import affects only that thread; every process it started (found
+ * by the marker the thread's child_process guard gives each child) is killed before the
+ * outcome is returned. Never rejects.
  */
-export function callHookInThread(boot: HookBoot, timeoutMs: number): Promise<HookOutcome> {
-  return new Promise((resolve) => {
-    const worker = new Worker(hookEntryPath(), { workerData: boot });
+export async function callHookInThread(boot: HookBoot, timeoutMs: number): Promise<HookOutcome> {
+  const marker = newRunMarker();
+  const since = Date.now();
+  const outcome = await new Promise<HookOutcome>((resolve) => {
+    const worker = new Worker(hookEntryPath(), { workerData: { ...boot, marker } });
     let settled = false;
     const settle = (outcome: HookOutcome) => {
       if (settled) return;
@@ -27,4 +33,8 @@ export function callHookInThread(boot: HookBoot, timeoutMs: number): Promise<Hoo
     worker.once('error', (error) => settle({ stage: 'died', detail: `${error.name}: ${error.message}` }));
     worker.once('exit', (code) => settle({ stage: 'died', detail: `its thread exited with code ${code}` }));
   });
+  // Whatever the hook started is discovery's to end: every child carries the marker (no grace: a hook's
+  // processes have no work to finish). A thread blocked in execSync ends once its child is killed.
+  await sweepRunProcesses({ groups: [], marker, since }, 0);
+  return outcome;
 }

@@ -14,7 +14,7 @@ import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { ProbeOutcome } from './probe-all.js';
-import { countLiveProcesses, reapGroups } from './threads/reaper.js';
+import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 
@@ -176,9 +176,13 @@ export class IsolatingHost implements Host {
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
       stream.finish(end.result.status);
-      const reapedProcesses = countLiveProcesses(end.groups);
-      // A group the host may not signal (EPERM) must not make exec() reject.
-      await reapGroups(end.groups, this.options.graceMs).catch(() => []);
+      // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
+      const swept =
+        end.groups.size > 0 || end.refusedGroups > 0 || end.poisoned
+          ? { groups: end.groups, marker: end.marker, since: end.since }
+          : { groups: end.groups };
+      // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
+      const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs).catch(() => ({ found: 0 }));
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;

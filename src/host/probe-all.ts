@@ -11,6 +11,7 @@ import { openControlPort } from './ports/control-port.js';
 import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
 import { reapGroups } from './threads/reaper.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
@@ -63,14 +64,16 @@ export async function probeAll(
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
   const handle = workers.acquire('call');
-  const control = openControlPort();
+  const marker = newRunMarker();
+  const control = openControlPort(marker);
+  const since = Date.now();
   let poisoned = false;
   // Latency counts from the moment probe() starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
   void control.started.then(() => (startedAt = performance.now()));
   let fault: ProbeFault = 'load-timeout';
   try {
-    const task = handle.post({ kind: 'probe', control: control.workerPort }, [control.workerPort]);
+    const task = handle.post({ kind: 'probe', control: control.workerPort, marker }, [control.workerPort]);
     await withDeadline(
       Promise.race([control.started, task]),
       options.loadTimeoutMs,
@@ -93,7 +96,8 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
   } finally {
     control.close();
     await workers.release(handle, { ranRun: false, poisoned });
-    await reapGroups(control.groups, options.graceMs);
+    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
+    await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }
 

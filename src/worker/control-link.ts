@@ -1,4 +1,4 @@
-import { parentPort, type MessagePort } from 'node:worker_threads';
+import { MessagePort, parentPort } from 'node:worker_threads';
 import { takeQueued } from '../runtime/port-queue.js';
 import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
 import { startHeartbeat } from './heartbeat.js';
@@ -26,12 +26,18 @@ export interface ControlLink {
 // while no task runs (a leaf's stray timer) go to the thread's parent port: the host reaps
 // such process groups when it retires this thread.
 let active: ControlLink | undefined;
+// Captured before any leaf loads: a leaf that wraps MessagePort.prototype.postMessage must not
+// be able to rewrite or drop a heartbeat, a violation or a process-group report.
+const postOn = Function.prototype.call.bind(MessagePort.prototype.postMessage) as (
+  port: MessagePort,
+  message: unknown,
+) => void;
 onProcessGroup((pgid) => reportToHost({ type: 'process-group', pgid }));
 
 /** Sends `message` on the running task's control port, or on the thread's parent port between tasks. */
 export function reportToHost(message: WorkerControlMessage): void {
   if (active) active.send(message);
-  else parentPort?.postMessage(message);
+  else if (parentPort) postOn(parentPort, message);
 }
 
 /**
@@ -44,7 +50,7 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
   const waiting = new Map<number, () => void>();
   let nextSync = 1;
   let reported = false;
-  const post = (message: WorkerControlMessage) => port.postMessage(message);
+  const post = (message: WorkerControlMessage) => postOn(port, message);
   // Every report but a heartbeat must be handled before the task's reply: remember that one went out.
   const send = (message: WorkerControlMessage) => {
     if (message.type !== 'heartbeat') reported = true;

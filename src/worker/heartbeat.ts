@@ -1,6 +1,13 @@
 import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.js';
 import { wasmBytesOutsideExternal } from './wasm-memories.js';
 
+// Captured when this module loads, before any leaf code: a leaf that replaces
+// process.memoryUsage (to hide its Buffers) or the timers (to silence its heartbeat) changes
+// what it calls, not what the heartbeat reads.
+const memoryUsage = process.memoryUsage.bind(process);
+const every = setInterval;
+const stop = clearInterval;
+
 /**
  * Sends a heartbeat with this thread's memory every `everyMs` until the returned function is
  * called. None goes out at once: `started` is a run's acknowledgement, and a task that ends
@@ -10,15 +17,16 @@ import { wasmBytesOutsideExternal } from './wasm-memories.js';
  * `process.memoryUsage()` counts its heap and external memory apart from other threads),
  * which is how Buffers, ArrayBuffers and WebAssembly memories that `resourceLimits` does not
  * cap become visible to the host. V8 leaves some WebAssembly memories out of `external` (all of
- * them from Node 26 on): the thread's census of them is added (see wasm-memories).
+ * them from Node 26 on): the thread's census of them is added (see wasm-memories). It is read
+ * through the real `process.memoryUsage`, whatever the leaf put in its place.
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
   const beat = () => send({ type: 'heartbeat', memory: readMemory() });
-  const timer = setInterval(beat, everyMs);
-  return () => clearInterval(timer);
+  const timer = every(beat, everyMs);
+  return () => stop(timer);
 }
 
 function readMemory(): MemoryReport {
-  const { heapUsed, external, arrayBuffers } = process.memoryUsage();
+  const { heapUsed, external, arrayBuffers } = memoryUsage();
   return { heapUsed, external: external + wasmBytesOutsideExternal(), arrayBuffers };
 }

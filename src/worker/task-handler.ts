@@ -19,8 +19,10 @@ import { loadExecutor } from './load-executor.js';
 import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
-import { guardProcessKill } from './signal-guard.js';
-import { banWorkerThreads } from './thread-ban.js';
+import { installThreadGuards } from './thread-guards.js';
+import type { Report } from './guard-kit.js';
+import { onProcessGroup } from '../author/process-groups.js';
+import { newRunMarker } from '../runtime/run-marker.js';
 import { MAX_NESTING, nestsDeeperThan } from '../runtime/value-depth.js';
 import { watchWasmMemories } from './wasm-memories.js';
 
@@ -33,13 +35,22 @@ interface ThreadState {
 
 /**
  * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the worker-thread ban, the process.kill guard, the env watch, the WebAssembly memory census) are installed
- * before the leaf starts loading, so they hold for its import too. The leaf starts loading at once (so a warm
+ * handling, the env watch, the WebAssembly memory census, and thread-guards.ts: children,
+ * signals, threads, process knobs, bindings) are installed before the leaf starts loading, so
+ * they hold for its import too. The leaf starts loading at once (so a warm
  * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
  * answered as `ok: false`, so a rejected task on the host always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
+  const violate: Report = (kind, message) => reportToHost({ type: 'violation', kind, message });
+  const own = installThreadGuards({
+    threadMarker: boot.marker ?? newRunMarker(),
+    report: violate,
+    reportGroup: (pgid) => reportToHost({ type: 'process-group', pgid }),
+  });
+  // A group the leaf reports itself is the host's to reap; it is the leaf's to signal only when provably its own.
+  onProcessGroup((pgid) => own.claim(pgid));
   const thread: ThreadState = {
     limits,
     env: watchEnvChanges(boot.ownedEnvKeys),
@@ -51,13 +62,12 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       error: { name: escape.error.name, message: `${escape.kind}: ${escape.error.message}` },
     }),
   );
-  banWorkerThreads((message) => reportToHost({ type: 'violation', kind: 'thread-ban', message }));
-  guardProcessKill((message) => reportToHost({ type: 'violation', kind: 'forbidden-signal', message }));
   watchWasmMemories();
   const loading = loadExecutor(boot);
   return async (task) => {
     const control = openControlLink(task.control, limits.heartbeatMs);
     const watch = escapes.begin();
+    own.beginTask(task.marker);
     try {
       const loaded = await loading;
       if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
@@ -71,6 +81,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       return escapeReply(watch) ?? cloneable(value) ?? { ok: true, value, threadId };
     } finally {
       watch.end();
+      own.endTask();
       const printed = thread.console.take();
       if (printed) control.send({ type: 'console', ...printed });
       // A probe's latency counts from `started`, so the host must have handled it before the reply.

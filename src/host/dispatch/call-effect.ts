@@ -6,6 +6,7 @@ import { openControlPort } from '../ports/control-port.js';
 import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { reapGroups } from '../threads/reaper.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
@@ -25,11 +26,14 @@ export async function callEffect(
   options: { timeoutMs: number; loadTimeoutMs: number; graceMs: number; closing: AbortSignal },
 ): Promise<EffectCall> {
   const { timeoutMs, closing } = options;
-  const control = openControlPort();
+  const marker = newRunMarker();
+  const control = openControlPort(marker);
+  const since = Date.now();
+  let poisoned = false;
   try {
     // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
     const loaded = handle.loaded;
-    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded }, [
+    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded, marker }, [
       control.workerPort,
     ]);
     if (!loaded)
@@ -57,9 +61,11 @@ export async function callEffect(
       error instanceof TimeoutError
         ? error.message
         : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
+    poisoned = true;
     return { ok: false, code: 'executor-threw', detail, poisoned: true };
   } finally {
     control.close();
-    await reapGroups(control.groups, options.graceMs);
+    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
+    await reapGroups(control.groups, options.graceMs, swept, since);
   }
 }

@@ -11,8 +11,10 @@ import { hostFailure } from '../host-problems.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
+import { openGroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -38,6 +40,12 @@ export interface RunEnd {
   readonly result: ExecResult;
   readonly poisoned: boolean;
   readonly groups: ReadonlySet<number>;
+  /** How many group reports were refused as not the run's own: the run is swept for its marker when any was. */
+  readonly refusedGroups: number;
+  /** The `PLURNK_EXECS_RUN` value every child the run started carries. */
+  readonly marker: string;
+  /** When the run was posted (epoch ms): none of its processes is older. */
+  readonly since: number;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -65,10 +73,20 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     memory: context.memory,
     interrupt: () => watch.interrupt(),
   });
+  const marker = newRunMarker();
   const control = openControlPort(
+    {
+      claims: openGroupClaims(marker),
+      onRefused: (pgid, why) =>
+        stream.violate(
+          'foreign-process-group',
+          `reportProcessGroup(${pgid}): refused, ${why}; a run may report only groups it started, and the host never signals another`,
+        ),
+    },
     (message) => guard.onMessage(message),
     (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
   );
+  const since = Date.now();
   const sinkPort = exposeSinks(stream, context.sinks);
   const watch = watchCancellation({
     signal: context.signal,
@@ -80,10 +98,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // The run guard needs `started`: silence is measured from the moment run() began, and
     // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort }, [
-      control.workerPort,
-      sinkPort.workerPort,
-    ]);
+    const task = handle.post(
+      { kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort, marker },
+      [control.workerPort, sinkPort.workerPort],
+    );
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -94,7 +112,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     ]);
     if (settled.kind === 'forced') {
       const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
-      await terminateWithin(handle, `the host terminated the thread: ${why}`, context.graceMs);
+      await handle.terminateWithin(context.graceMs, `the host terminated the thread: ${why}`);
     }
     // Without a reply there was no flush barrier. What the thread posted before it died is
     // queued on the ports, but its 'message' events can come a loop turn after the death was
@@ -114,12 +132,21 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
           : judge(settled, context),
       context,
     );
+    // An output cap is an ordinary failure; an RSS kill that was a guess among several runs
+    // may have hit an innocent tag, so neither counts against the breaker.
     const crash =
-      fault && fault.code !== 'output-limit-exceeded' ? fault.detail : escaped ? result.problem?.detail : undefined;
+      fault && fault.code !== 'output-limit-exceeded' && fault.uncertain !== true
+        ? fault.detail
+        : escaped
+          ? result.problem?.detail
+          : undefined;
     return {
       result,
       poisoned: settled.kind !== 'reply' || escaped,
       groups: control.groups,
+      refusedGroups: control.refusedGroups,
+      marker,
+      since,
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
@@ -133,6 +160,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
       poisoned: true,
       groups: control.groups,
+      refusedGroups: control.refusedGroups,
+      marker,
+      since,
       crash: undefined,
       console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },
@@ -143,17 +173,6 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     control.close();
     sinkPort.close();
   }
-}
-
-/**
- * Terminates the thread, waiting at most `ms` for it to go: a thread blocked in `execSync`
- * cannot stop until the call returns, and the run must settle regardless. The thread is
- * retired either way; it ends when the call returns.
- */
-async function terminateWithin(handle: WorkerHandle, reason: string, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([handle.terminate(reason), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }
 
 /** The result of a run that broke no limit (a broken limit's fault decides the result before this is asked). */

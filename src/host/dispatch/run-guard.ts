@@ -11,6 +11,8 @@ export interface RunFault {
   readonly code: 'executor-unresponsive' | 'memory-limit-exceeded' | 'output-limit-exceeded';
   readonly reason: Extract<RunEndReason, 'unresponsive' | 'external-limit' | 'rss-limit' | 'output-limit'>;
   readonly detail: string;
+  /** True when the host could not be sure this run caused it (an RSS kill with other runs in flight): not a crash of its tag. */
+  readonly uncertain?: boolean;
 }
 
 /** The limits one run is held to. */
@@ -87,7 +89,12 @@ export function guardRun(options: {
   const unwatch = memory.add({
     footprint: () => footprint,
     silentFor: () => heartbeat.silentFor(),
-    kill: (detail) => kill({ code: 'memory-limit-exceeded', reason: 'rss-limit', detail }),
+    kill: (detail, certain) =>
+      kill(
+        certain
+          ? { code: 'memory-limit-exceeded', reason: 'rss-limit', detail }
+          : { code: 'memory-limit-exceeded', reason: 'rss-limit', detail, uncertain: true },
+      ),
   });
 
   return {

@@ -1,6 +1,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { guardListener } from '../../runtime/guard-listener.js';
 import { takeQueued } from '../../runtime/port-queue.js';
+import { openGroupClaims, type GroupClaims } from './group-claims.js';
 import {
   encodeAbortReason,
   isWorkerControlMessage,
@@ -14,8 +15,10 @@ export interface ControlPort {
   readonly workerPort: MessagePort;
   /** Resolves when the worker says the leaf is loaded and the call starts. */
   readonly started: Promise<void>;
-  /** Every process group the task reported, in order. */
+  /** Every process group the task reported that is provably its own, in order (group-claims.ts). */
   readonly groups: ReadonlySet<number>;
+  /** How many of its reports were refused: a task that made any is swept for its marker too. */
+  readonly refusedGroups: number;
   /** Aborts the task's signal in the worker with (a clone of) `reason`. */
   abort(reason: unknown): void;
   /**
@@ -27,26 +30,40 @@ export interface ControlPort {
   close(): void;
 }
 
+/** Who a task's process-group reports are claimed for, and who hears of a refused one. */
+export interface GroupReports {
+  /** The claims reports go to: a task's own (from its marker), or its thread's (a warm-up task). */
+  readonly claims: GroupClaims;
+  /** Told of each refused report (a run records it as a violation). */
+  readonly onRefused?: (pgid: number, why: string) => void;
+}
+
 /**
- * Opens a task's control channel. Process-group reports are recorded as they arrive, and a
- * `sync` is answered in order, so once the worker's barrier returns every report before it
- * is in `groups`. Every valid message — heartbeats, output and console reports, violations —
- * is also handed to `listener`, before a `sync` is answered. Anything else a thread posts is
- * ignored, and nothing thrown while handling a message escapes: it goes to `onThrow`.
+ * Opens a task's control channel. Process-group reports are claimed as they arrive (a forged
+ * one is refused: group-claims.ts), and a `sync` is answered in order, so once the worker's
+ * barrier returns every report before it is in `groups`. Every valid message — heartbeats,
+ * output and console reports, violations — is also handed to `listener`, before a `sync` is
+ * answered. Anything else a thread posts is ignored, and nothing thrown while handling a
+ * message escapes: it goes to `onThrow`. `reports` is the task's marker (its own claims) or
+ * whose claims the reports go to.
  */
 export function openControlPort(
+  reports: string | GroupReports,
   listener?: (message: WorkerControlMessage) => void,
   onThrow?: (error: unknown) => void,
 ): ControlPort {
   const { port1, port2 } = new MessageChannel();
-  const groups = new Set<number>();
+  const { claims, onRefused } = typeof reports === 'string' ? { claims: openGroupClaims(reports) } : reports;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
   const send = (message: HostControlMessage) => port1.postMessage(message);
   const receive = guardListener((message: unknown) => {
     if (!isWorkerControlMessage(message)) return;
     if (message.type === 'started') markStarted();
-    else if (message.type === 'process-group') groups.add(message.pgid);
+    else if (message.type === 'process-group') {
+      const why = claims.claim(message.pgid);
+      if (typeof why === 'string') onRefused?.(message.pgid, why);
+    }
     try {
       listener?.(message);
     } finally {
@@ -63,7 +80,10 @@ export function openControlPort(
   return {
     workerPort: port2,
     started,
-    groups,
+    groups: claims.groups,
+    get refusedGroups() {
+      return claims.refused;
+    },
     abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
     drain,
     close: () => {

@@ -9,7 +9,7 @@ import {
   measureNotice,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
-import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/protocol.js';
+import { MAX_PENDING_INTERACTIONS, type SinkAnswer, type SinkApi, type SinkWrite } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
@@ -52,11 +52,13 @@ type Handler = (message: readonly unknown[]) => void;
  * dropped and recorded, so no property path of any host object is ever reached. Every
  * message is handled synchronously, in arrival order, so every call lands in the order the
  * leaf made it and `flush` answers only after all of them. `interact` and `entry`
- * round-trip to the embedding service's sinks; a malformed request or answer rejects in the
+ * round-trip to the embedding service's sinks, at most {@link MAX_PENDING_INTERACTIONS}
+ * interactions at once; a malformed request or answer, or one past the cap, rejects in the
  * leaf and is recorded. No listener throws: a failure is recorded as a violation.
  */
 export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): SinkPort {
   const { port1, port2 } = new MessageChannel();
+  let pendingInteractions = 0;
   const api: SinkApi = {
     write: (channel, chunk, mimetype) => stream.write(channel, chunk, mimetype),
     setState: (channel, state) => stream.setState(channel, state),
@@ -70,9 +72,21 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
           'invalid-interaction',
           `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
         );
-      const answer: unknown = sinks.interact
-        ? await askEmbedding(stream, 'interact', () => sinks.interact!(parsed.output))
-        : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
+      if (pendingInteractions >= MAX_PENDING_INTERACTIONS)
+        throw refuse(
+          stream,
+          'invalid-interaction',
+          `interact: refused, ${MAX_PENDING_INTERACTIONS} interactions are already pending; await one before starting another`,
+        );
+      pendingInteractions += 1;
+      let answer: unknown;
+      try {
+        answer = sinks.interact
+          ? await askEmbedding(stream, 'interact', () => sinks.interact!(parsed.output))
+          : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
+      } finally {
+        pendingInteractions -= 1;
+      }
       const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
       if (!resolution.success) {
         throw refuse(

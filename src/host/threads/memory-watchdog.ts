@@ -18,8 +18,11 @@ export interface WatchedRun {
   footprint(): number;
   /** How long its thread has been silent (ms): a thread stuck allocating sends nothing. */
   silentFor(): number;
-  /** Ends the run with a memory fault. */
-  kill(detail: string): void;
+  /**
+   * Ends the run with a memory fault. `certain` is false when other runs were in flight: the
+   * culprit was a guess, and a guess must not count against the tag (the crash breaker).
+   */
+  kill(detail: string, certain: boolean): void;
 }
 
 /**
@@ -28,7 +31,9 @@ export interface WatchedRun {
  * memory is in no isolate's count. When RSS passes `rssMb` it ends one run, the likeliest
  * culprit: a silent thread first, then the largest reported footprint. It waits for that
  * run to end before judging again, since a terminated thread's memory takes a moment to go.
- * With several runs in flight the culprit is a guess; with one, it is not.
+ * With several runs in flight the culprit is a guess — a leaf can hold native memory no
+ * isolate counts — so such a kill is marked uncertain and is not charged to the tag's crash
+ * breaker; with one run in flight it is not a guess.
  */
 export class HostMemoryWatch {
   private readonly runs = new Set<WatchedRun>();
@@ -63,8 +68,10 @@ export class HostMemoryWatch {
     const victim = this.pickVictim();
     if (victim === undefined) return;
     this.victim = victim;
+    const certain = this.runs.size === 1;
     victim.kill(
-      `the host process's resident memory reached ${Math.round(rss / MB)} MB, over limits.rssMb ${this.rssMb}; this run was the likeliest cause (${this.describe(victim)})`,
+      `the host process's resident memory reached ${Math.round(rss / MB)} MB, over limits.rssMb ${this.rssMb}; this run was ${certain ? 'the only one in flight' : `the likeliest cause of ${this.runs.size} in flight`} (${this.describe(victim)})`,
+      certain,
     );
   }
 

@@ -2,7 +2,12 @@ import type { RecyclePolicy } from '../host-types.js';
 import { reapGroups } from './reaper.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
-/** When a thread that ran runs is retired (§executor-forbidden "state retained across runs"). */
+/** How often idle threads' event loops are sampled. */
+const IDLE_SAMPLE_MS = 1000;
+/** Past this share of wall time busy, an idle thread is doing work nobody asked for. */
+const IDLE_BUSY_SHARE = 0.5;
+/** Samples in a row past the share before the thread is retired: one busy second may be a leaf's late cleanup. */
+const IDLE_BUSY_STRIKES = 2;
 
 /** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
 export type Purpose = 'run' | 'call';
@@ -22,13 +27,18 @@ export class TagWorkers {
   /** Threads lent to runs: their release starts a spare when none is left. */
   private readonly lentToRuns = new Set<WorkerHandle>();
   private readonly retiring = new Set<Promise<void>>();
+  /** Idle threads whose last samples were busy, and how many in a row. */
+  private readonly busyWhileIdle = new Map<WorkerHandle, number>();
+  private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
   constructor(
     private readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
     private readonly graceMs: number,
-  ) {}
+  ) {
+    this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
+  }
 
   /**
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
@@ -41,6 +51,8 @@ export class TagWorkers {
     this.pruneDead();
     const index = this.pickIndex();
     const handle = index === -1 ? new WorkerHandle(this.spec) : this.available.splice(index, 1)[0]!;
+    handle.markBusy();
+    this.busyWhileIdle.delete(handle);
     this.busy.add(handle);
     if (purpose === 'run') this.lentToRuns.add(handle);
     return handle;
@@ -55,7 +67,10 @@ export class TagWorkers {
     this.busy.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
     const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
-    if (!retire) this.available.push(handle);
+    if (!retire) {
+      handle.markIdle();
+      this.available.push(handle);
+    }
     const wantsSpare = this.lentToRuns.delete(handle);
     if (!retire && !wantsSpare) return Promise.resolve();
     // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
@@ -64,16 +79,18 @@ export class TagWorkers {
     const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
       if (wantsSpare) this.keepSpare();
     });
-    return retire ? this.retire(handle, later) : later;
+    return retire ? this.retire(handle, later, outcome.poisoned) : later;
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.idleWatch);
+    this.busyWhileIdle.clear();
     const all = [...this.available.splice(0), ...this.busy];
     this.busy.clear();
     this.lentToRuns.clear();
-    await Promise.all([...all.map((handle) => this.retire(handle)), ...this.retiring]);
+    await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
   }
 
   /** Thread ids by role, for tests and diagnostics. */
@@ -98,7 +115,35 @@ export class TagWorkers {
   /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
   private pruneDead(): void {
     for (let i = this.available.length - 1; i >= 0; i--) {
-      if (this.available[i]!.deathReason !== undefined) void this.retire(this.available.splice(i, 1)[0]!);
+      if (this.available[i]!.deathReason !== undefined)
+        void this.retire(this.available.splice(i, 1)[0]!, Promise.resolve(), true);
+    }
+  }
+
+  /**
+   * Retires an idle thread whose event loop stays busy with no task in flight — a leaf's
+   * interval or loop left running at import or after its run (65–80 % of a core was measured)
+   * — and counts it as a crash of the tag, so a leaf that does it in every thread is degraded.
+   * No replacement is started here (it would do the same): the next run starts one.
+   */
+  private watchIdle(): void {
+    for (const handle of [...this.available]) {
+      const load = handle.sampleIdleLoad();
+      if (load === undefined) continue;
+      if (load.utilization <= IDLE_BUSY_SHARE) {
+        this.busyWhileIdle.delete(handle);
+        continue;
+      }
+      const strikes = (this.busyWhileIdle.get(handle) ?? 0) + 1;
+      this.busyWhileIdle.set(handle, strikes);
+      if (strikes < IDLE_BUSY_STRIKES) continue;
+      this.busyWhileIdle.delete(handle);
+      this.available.splice(this.available.indexOf(handle), 1);
+      const percent = Math.round(load.utilization * 100);
+      this.spec.onCrash?.(
+        `an idle thread kept its event loop ${percent}% busy with no task in flight (${IDLE_BUSY_STRIKES} samples of ${IDLE_SAMPLE_MS}ms past ${IDLE_BUSY_SHARE * 100}%): work the leaf left running; the thread was retired`,
+      );
+      void this.retire(handle, Promise.resolve(), true);
     }
   }
 
@@ -115,14 +160,22 @@ export class TagWorkers {
     return handle.runs >= this.recycle.afterRuns;
   }
 
-  /** Terminates `handle` (once `after` settled) and reaps its stray groups; close() waits for it. */
-  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve()): Promise<void> {
+  /**
+   * Terminates `handle` (once `after` settled) and reaps its stray groups — and, when it reported
+   * one or ended badly (`sweep`), whatever carries its thread marker; close() waits for it. The
+   * wait for the thread to end is bounded by `graceMs` (a thread blocked in the kernel cannot
+   * end; it is reaped around and left to end when its call returns), and the reap by `graceMs`
+   * plus the SIGKILL settle time, so close() always settles.
+   */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
     const done = (async () => {
       await after;
       try {
-        await handle.terminate();
+        await handle.terminateWithin(this.graceMs);
       } finally {
-        await reapGroups(handle.takeStrayGroups(), this.graceMs);
+        const groups = handle.takeStrayGroups();
+        const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
+        await reapGroups(groups, this.graceMs, marker, handle.startedAt);
       }
     })().catch(() => {
       // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.

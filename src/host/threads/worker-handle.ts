@@ -1,4 +1,5 @@
-import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import * as v from 'valibot';
 import {
@@ -10,12 +11,14 @@ import {
   type WorkerTask,
 } from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
-import { openControlPort } from '../ports/control-port.js';
+import { openControlPort, type ControlPort } from '../ports/control-port.js';
+import { openGroupClaims } from '../ports/group-claims.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -39,12 +42,22 @@ export interface WorkerSpec {
 export class WorkerHandle {
   /** The thread's `threadId`: tests prove recycling with it. */
   readonly threadId: number;
+  /** The `PLURNK_EXECS_RUN` value of children the thread starts outside any task (at import, in its constructor, from a stray timer). */
+  readonly marker = newRunMarker();
+  /** When the thread was started (epoch ms): nothing it started is older. */
+  readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
   private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
-  private readonly strayGroups = new Set<number>();
+  private readonly thread: Worker;
+  /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
+  private idleBaseline: EventLoopUtilization | undefined;
+  /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
+  private readonly strayGroups = openGroupClaims(this.marker);
+  /** The warm-up task in flight, whose queued reports a retirement must not lose. */
+  private warming: ControlPort | undefined;
   private death: string | undefined;
   private terminated: Promise<void> | undefined;
 
@@ -58,13 +71,14 @@ export class WorkerHandle {
       // Sync atomics freeze an idle thread: its timers, ports and child events stop.
       atomics: 'disabled',
       recordTiming: false,
-      workerData: spec.boot,
+      workerData: { ...spec.boot, marker: this.marker },
       env: spec.env,
       ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
     });
     const thread = this.pool.threads[0];
     if (thread === undefined) throw new Error('piscina did not start a thread');
     this.threadId = thread.threadId;
+    this.thread = thread as unknown as Worker;
     const crashed = (reason: string) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
@@ -91,7 +105,7 @@ export class WorkerHandle {
       'message',
       guardListener((message: unknown) => {
         if (!isWorkerControlMessage(message)) return;
-        if (message.type === 'process-group') this.strayGroups.add(message.pgid);
+        if (message.type === 'process-group') this.strayGroups.claim(message.pgid);
         else if (message.type === 'fault')
           crashed(
             `an error escaped the leaf between calls: ${clipText(`${message.error.name}: ${message.error.message}`, 1024)}`,
@@ -131,13 +145,17 @@ export class WorkerHandle {
   /**
    * Runs a built-in no-op executor in the thread a few times, never the leaf. A thread's first
    * runs execute every function on the run path for the first time (lazily compiled, cold
-   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. Never
-   * rejects; a thread that dies meanwhile is handled like any other death.
+   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. The leaf is
+   * still loading meanwhile, so a child it starts at import is reported on a warm-up task's
+   * port: such a group is the thread's, reaped when the thread is retired (or the host closes).
+   * Never rejects; a thread that dies meanwhile is handled like any other death.
    */
   warmUp(): void {
     void (async () => {
+      this.idleBaseline = undefined;
       for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
-        const control = openControlPort();
+        const control = openControlPort({ claims: this.strayGroups });
+        this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
         try {
           await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [
@@ -145,10 +163,12 @@ export class WorkerHandle {
             sinks.workerPort,
           ]);
         } finally {
+          this.warming = undefined;
           control.close();
           sinks.close();
         }
       }
+      this.markIdle();
     })().catch(() => {});
   }
 
@@ -159,11 +179,65 @@ export class WorkerHandle {
     return this.terminated;
   }
 
-  /** Process groups the thread reported while no task was running; cleared by the call. */
+  /**
+   * Terminates the thread, waiting at most `ms` for it to go; true when it went. A thread
+   * blocked in the kernel — `execSync` until its child dies, `openSync` of a FIFO nobody
+   * writes to, forever — cannot stop until the call returns, and no wait of the host may hang
+   * on it: it is retired either way, and ends when (if) the call returns.
+   */
+  async terminateWithin(ms: number, reason?: string): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      this.terminate(reason).then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(resolve, ms, false))),
+    ]);
+    clearTimeout(timer);
+    return ended;
+  }
+
+  /** The thread has no task from now on (it was given back, or finished warming up): its idle load is measured from here. */
+  markIdle(): void {
+    if (this.warming === undefined) this.idleBaseline = this.loopCounters();
+  }
+
+  /** The thread takes a task: what its event loop does now is the task's, not idle work. */
+  markBusy(): void {
+    this.idleBaseline = undefined;
+  }
+
+  /**
+   * The share of wall time the thread's event loop was busy since it became idle or was last
+   * sampled (0–1), and over how many ms; undefined while it has a task or is warming up. Read
+   * from the host (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a
+   * thread stuck in synchronous code counts as fully busy.
+   */
+  sampleIdleLoad(): { utilization: number; ms: number } | undefined {
+    const before = this.idleBaseline;
+    if (before === undefined || this.warming !== undefined || this.death !== undefined) return undefined;
+    const now = this.loopCounters();
+    if (now === undefined) return undefined;
+    this.idleBaseline = now;
+    const ms = now.idle + now.active - (before.idle + before.active);
+    return ms > 0 ? { utilization: (now.active - before.active) / ms, ms } : undefined;
+  }
+
+  private loopCounters(): EventLoopUtilization | undefined {
+    try {
+      return this.thread.performance.eventLoopUtilization();
+    } catch {
+      return undefined; // The thread is gone.
+    }
+  }
+
+  /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */
+  get refusedStrayGroups(): number {
+    return this.strayGroups.refused;
+  }
+
+  /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */
   takeStrayGroups(): number[] {
-    const groups = [...this.strayGroups];
-    this.strayGroups.clear();
-    return groups;
+    this.warming?.drain();
+    return this.strayGroups.take();
   }
 }
 

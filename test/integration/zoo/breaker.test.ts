@@ -57,6 +57,31 @@ describe('the crash-loop breaker', () => {
     expect((await host.exec({ runtime: 'healthy', body: 'still here' })).result).toEqual({ status: 200 });
   });
 
+  it('does not charge a tag for an RSS kill that was a guess among several runs in flight', async () => {
+    // rssMb 1: the host is always over, so every run in flight is ended in turn. With two in
+    // flight the first kill is a guess and is not a crash; the second, alone, is.
+    const host = await boot({
+      packageDirs: zooDirs('healthy', 'run-never-settles'),
+      recycle: 'never',
+      breaker: { crashes: 2, windowMs: 600_000, cooldownMs: 600_000 },
+      limits: { rssMb: 1, heartbeatMs: 1000, graceMs: 300 },
+    });
+    // Two threads that already ran, so both runs below start at once, well within one check.
+    const ok = () => host.exec({ runtime: 'run-never-settles', body: 'ok' });
+    expect((await Promise.all([ok(), ok()])).map((out) => out.result.status)).toEqual([200, 200]);
+    const outs = await Promise.all([1, 2].map(() => host.exec({ runtime: 'run-never-settles', body: 'fault' })));
+    const details = outs.map((out) => out.result.problem?.detail ?? '');
+    expect(details).toHaveLength(2);
+    expect(details).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/this run was the likeliest cause of 2 in flight/),
+        expect.stringMatching(/this run was the only one in flight/),
+      ]),
+    );
+    expect(outs.every((out) => out.result.problem?.type.endsWith('/exec/memory-limit-exceeded'))).toBe(true);
+    expect(host.availability('run-never-settles')?.degraded).toBeUndefined();
+  });
+
   it('counts every way a thread can crash — an escaped error, a memory limit, a silent thread — but not an ordinary failure', async () => {
     const host = await boot({
       packageDirs: zooDirs('healthy', 'run-throws', 'late-uncaught-exception', 'buffer-bomb', 'run-spins'),

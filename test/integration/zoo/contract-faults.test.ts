@@ -69,11 +69,11 @@ describe('the zoo: forbidden habits', () => {
   const stat = readFileSync('/proc/self/stat', 'utf8');
   const group = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
   it.each([
-    ['its process', 'fault', process.pid],
-    ['its process group', 'group', -group],
-    ['pid 0 (its own group)', 'zero', 0],
-    ['pid -1 (every process)', 'all', -1],
-  ])('refuses a signal to %s: 500 executor-threw, recorded as a violation', async (_what, body, pid) => {
+    ['its process', 'fault', process.pid, 'that is the host process'],
+    ['its process group', 'group', -group, 'that is the host’s process group'],
+    ['pid 0 (its own group)', 'zero', 0, 'that is the host’s process group'],
+    ['pid -1 (every process)', 'all', -1, 'that is every process the user owns'],
+  ])('refuses a signal to %s: 500 executor-threw, recorded as a violation', async (_what, body, pid, whose) => {
     const out = await expectContained(host, {
       runtime: 'signals-its-host',
       body,
@@ -82,7 +82,7 @@ describe('the zoo: forbidden habits', () => {
       kept: 'before the fault',
       next: { body: 'ok' },
     });
-    const refusal = `process.kill(${pid}): a leaf may not signal the host process, its process group, or every process (§executor-forbidden)`;
+    const refusal = `process.kill(${pid}): ${whose}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([{ kind: 'forbidden-signal', detail: refusal }]);
     expect(out.channels.out!.text).toBe('before the fault');

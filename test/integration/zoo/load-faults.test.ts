@@ -104,12 +104,13 @@ describe('the zoo: faults before run()', () => {
   });
 
   it.each([
-    ['hook-spins', /the hook failed: Error: it did not settle within 1000 ms/],
+    ['hook-spins', /the hook failed: Error: it did not settle within 3000 ms/],
     ['hook-exits', /the hook failed: Error: its thread exited with code 9/],
   ])(
     'runs the runtimes hook of %s in a thread of its own: discovery fails invalid-hook and the host process lives on',
     async (name, message) => {
-      const booting = namedError(createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 1000 }), 'invalid-hook');
+      // 3 s: the thread starts and installs its guards before the hook loads, on a machine that may be busy.
+      const booting = namedError(createHost({ packageDirs: zooDirs(name), hookTimeoutMs: 3000 }), 'invalid-hook');
       expect((await host.exec({ runtime: 'healthy', body: 'during' })).result).toEqual({ status: 200 });
       const error = await booting;
       expect(error.message).toContain(`package "zoo-${name}" plurnk.runtimesModule "./runtimes"`);

@@ -1,7 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { randomUUID } from 'node:crypto';
-import { killProcesses } from '../../../src/runtime/marked-processes.js';
 import { survivors } from '../../helpers/survivors.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -150,7 +149,7 @@ describe('the zoo: faults inside run()', () => {
     expect(out.result.problem?.detail).toMatch(/^run\(\) resolved an invalid result: /);
   });
 
-  it('settles a run blocked in execSync as unresponsive while the blocking call still runs', async () => {
+  it('settles a run blocked in execSync as unresponsive and kills the blocking child by its run marker', async () => {
     const marker = randomUUID();
     const out = await host.exec({
       runtime: 'run-blocks-in-exec-sync',
@@ -159,11 +158,10 @@ describe('the zoo: faults inside run()', () => {
     });
     expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/executor-unresponsive');
     expect(out.channels.out!.text).toBe('before the fault');
-    // The documented limit: execSync's child is in the host's own group, unreported. It is
-    // still running — so the run did not wait for the blocked thread to go — and the test ends it.
-    const sleeping = survivors({ marker });
-    killProcesses(sleeping);
-    expect(sleeping).toContainEqual(expect.objectContaining({ command: 'sleep 120' }));
+    // execSync's child could not be reported while it blocked the thread, but it carries the
+    // run's PLURNK_EXECS_RUN: the sweep at the run's end killed it, which let the thread go.
+    expect(out.containment?.reapedProcesses).toBeGreaterThanOrEqual(1);
+    expect(survivors({ marker })).toEqual([]);
     expect((await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'ok' })).result).toEqual({ status: 200 });
   });
 });

@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openControlPort } from '../../../../src/host/ports/control-port.js';
+import { openGroupClaims } from '../../../../src/host/ports/group-claims.js';
 import { exposeSinks } from '../../../../src/host/ports/sink-port.js';
 import { RunStream } from '../../../../src/host/ports/run-stream.js';
 import { proxySinks } from '../../../../src/worker/sink-proxy.js';
@@ -108,12 +110,34 @@ describe('draining a port whose thread is gone', () => {
 
   it('closing a control port first handles the reports already queued, so no process group is lost', () => {
     const heard: string[] = [];
-    const control = openControlPort((message) => heard.push(message.type));
-    control.workerPort.postMessage({ type: 'process-group', pgid: 4242 });
-    control.workerPort.postMessage({ type: 'violation', kind: 'thread-ban', message: 'late' });
+    const control = openControlPort('marker', (message) => heard.push(message.type));
+    // A group the port accepts: its leader descends from this process and started after the port opened.
+    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    try {
+      control.workerPort.postMessage({ type: 'process-group', pgid: child.pid });
+      control.workerPort.postMessage({ type: 'violation', kind: 'thread-ban', message: 'late' });
+      control.close();
+      expect([...control.groups]).toEqual([child.pid]);
+      expect(heard).toEqual(['process-group', 'violation']);
+    } finally {
+      child.kill('SIGKILL');
+      control.workerPort.close();
+    }
+  });
+
+  it('refuses a reported group that is not the task’s own, and says why unless it is merely gone', () => {
+    const refused: string[] = [];
+    const control = openControlPort({
+      claims: openGroupClaims('marker'),
+      onRefused: (pgid, why) => refused.push(`${pgid}: ${why}`),
+    });
+    control.workerPort.postMessage({ type: 'process-group', pgid: process.pid });
+    // Past Linux's largest pid_max (2^22): no process is in it, which is no sign of forgery (a short-lived child's group is gone too).
+    control.workerPort.postMessage({ type: 'process-group', pgid: 4_194_305 });
     control.close();
-    expect([...control.groups]).toEqual([4242]);
-    expect(heard).toEqual(['process-group', 'violation']);
+    expect([...control.groups]).toEqual([]);
+    expect(control.refusedGroups).toBe(2);
+    expect(refused).toEqual([`${process.pid}: that is the host process`]);
     control.workerPort.close();
   });
 });

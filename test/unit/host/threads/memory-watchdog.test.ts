@@ -3,13 +3,18 @@ import { checkReportedMemory, HostMemoryWatch, type WatchedRun } from '../../../
 
 const MB = 1024 * 1024;
 
-function run(footprintMb: number, silentMs = 0): WatchedRun & { killed: string[] } {
+function run(footprintMb: number, silentMs = 0): WatchedRun & { killed: string[]; certain: boolean[] } {
   const killed: string[] = [];
+  const certain: boolean[] = [];
   return {
     killed,
+    certain,
     footprint: () => footprintMb * MB,
     silentFor: () => silentMs,
-    kill: (detail) => void killed.push(detail),
+    kill: (detail, sure) => {
+      killed.push(detail);
+      certain.push(sure);
+    },
   };
 }
 
@@ -39,8 +44,10 @@ describe('HostMemoryWatch', () => {
     vi.advanceTimersByTime(10);
     expect(small.killed).toEqual([]);
     expect(big.killed).toEqual([
-      "the host process's resident memory reached 300 MB, over limits.rssMb 200; this run was the likeliest cause (it reported 150 MB)",
+      "the host process's resident memory reached 300 MB, over limits.rssMb 200; this run was the likeliest cause of 2 in flight (it reported 150 MB)",
     ]);
+    // A guess among several runs: not to be charged to the tag's crash breaker.
+    expect(big.certain).toEqual([false]);
   });
 
   it('prefers a silent thread to any reported size, and waits for its victim to go before judging again', () => {
@@ -56,7 +63,10 @@ describe('HostMemoryWatch', () => {
     expect(big.killed).toEqual([]);
     unwatchSilent();
     vi.advanceTimersByTime(10);
-    expect(big.killed).toHaveLength(1);
+    expect(big.killed).toEqual([
+      "the host process's resident memory reached 300 MB, over limits.rssMb 200; this run was the only one in flight (it reported 150 MB)",
+    ]);
+    expect(big.certain).toEqual([true]);
   });
 
   it('stops its timer when no run is watched', () => {

@@ -1,0 +1,85 @@
+import { startTicksOf, ticksSinceBoot, vetGroupLeader } from '../../runtime/group-leader.js';
+
+/** Past this many recorded owners, those whose group leader is gone are forgotten. */
+const PRUNE_AT = 256;
+
+/**
+ * Who owns each process group a thread reported, process-wide (a group is the kernel's, not
+ * one host's): keyed by pgid and its leader's start time, so a pgid the kernel reused later is
+ * a new key.
+ */
+const owners = new Map<string, GroupClaims>();
+
+/** The groups one task (or one thread, between tasks) may have reaped for it. */
+export interface GroupClaims {
+  /** Accepted groups, in the order they were reported. */
+  readonly groups: ReadonlySet<number>;
+  /** How many reports were refused: the task's marker is swept for when there was any. */
+  readonly refused: number;
+  /**
+   * Records a report: undefined when `pgid` is now this owner's, else why it was refused —
+   * null when the group is simply gone (no process left in it: no sign of forgery).
+   */
+  claim(pgid: number): string | null | undefined;
+  /** Empties {@link groups} (the caller reaps them); ownership stays until the group is gone. */
+  take(): number[];
+}
+
+/**
+ * Opens the claims of one task or thread that began now and whose children carry `marker`
+ * (`PLURNK_EXECS_RUN`). A report a leaf sends is only a pgid, and any pgid can be sent: the host
+ * would SIGHUP another run's group, or any group the user owns. A group is accepted only when
+ * its leader carries this task's marker (unguessable: only the task's own children inherit it),
+ * or descends from the host process, started after the claims were opened, and carries no other
+ * task's marker; an unmarked one belongs to whichever task claimed it first.
+ */
+export function openGroupClaims(marker: string): GroupClaims {
+  const sinceTicks = ticksSinceBoot();
+  const groups = new Set<number>();
+  let refused = 0;
+  const claims: GroupClaims = {
+    groups,
+    get refused() {
+      return refused;
+    },
+    claim(pgid) {
+      if (groups.has(pgid)) return undefined;
+      const why = judge(claims, pgid, marker, sinceTicks);
+      if (why === undefined) groups.add(pgid);
+      else refused += 1;
+      return why;
+    },
+    take() {
+      const taken = [...groups];
+      groups.clear();
+      return taken;
+    },
+  };
+  return claims;
+}
+
+function judge(
+  claims: GroupClaims,
+  pgid: number,
+  marker: string,
+  sinceTicks: number | undefined,
+): string | null | undefined {
+  const leader = vetGroupLeader(pgid, sinceTicks, marker);
+  if (!leader.ok) return leader.gone ? null : leader.why;
+  if (leader.marker !== undefined && leader.marker !== marker)
+    return 'its leader carries another task’s marker: it is another run’s';
+  const key = `${pgid}:${leader.startTicks}`;
+  const owner = owners.get(key);
+  if (owner !== undefined && owner !== claims) return 'another task reported it first';
+  if (owners.size >= PRUNE_AT) prune();
+  owners.set(key, claims);
+  return undefined;
+}
+
+/** Forgets owners whose group leader is gone (or whose pgid now leads another process). */
+function prune(): void {
+  for (const key of owners.keys()) {
+    const [pgid, start] = key.split(':').map(Number);
+    if (startTicksOf(pgid!) !== start) owners.delete(key);
+  }
+}

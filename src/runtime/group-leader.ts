@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { RUN_MARKER } from './run-marker.js';
+
+/** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time and of /proc/uptime × 100. */
+const TICKS_PER_SECOND = 100;
+/** One tick either way: uptime and a process's start time are both rounded to ticks. */
+const SLACK_TICKS = 1;
+/** How far up the parent chain a leader may be from the host process. */
+const MAX_DEPTH = 64;
+
+/** Now, in clock ticks since boot (the clock of a process's start time); undefined without /proc. */
+export function ticksSinceBoot(): number | undefined {
+  const seconds = Number(read('/proc/uptime')?.split(' ')[0]);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds * TICKS_PER_SECOND) : undefined;
+}
+
+/** What a process group's leader is, as far as ownership goes. */
+export type LeaderVerdict =
+  | { readonly ok: true; readonly startTicks: number; readonly marker: string | undefined }
+  | { readonly ok: false; readonly why: string; readonly gone?: true };
+
+/**
+ * Whether a leaf's report of group `pgid` can be its own: the group's leader is alive (a zombie
+ * included), still leads it, is not the host process, and either carries `ownMarker` as its
+ * `PLURNK_EXECS_RUN` (an unguessable value only the task's own children inherit) or descends
+ * from the host process and started no earlier than `sinceTicks` (when the task or thread
+ * began, {@link ticksSinceBoot}). The leader's marker comes back with it, for the caller to
+ * compare with other tasks'. A group whose leader already exited (a shell that put a job in
+ * the background) is judged by its living members instead: each must carry `ownMarker` or no
+ * marker, and have started no earlier than `sinceTicks`. A group with no living process is
+ * `gone`: nothing to reap, and no sign of forgery (a short-lived child often ends before its
+ * report is read). Without /proc (no way to tell) every group passes.
+ */
+export function vetGroupLeader(pgid: number, sinceTicks: number | undefined, ownMarker?: string): LeaderVerdict {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return { ok: false, why: 'that is no process group id' };
+  if (pgid === process.pid) return { ok: false, why: 'that is the host process' };
+  if (read('/proc/self/stat') === undefined) return { ok: true, startTicks: 0, marker: undefined };
+  const leader = readStat(pgid);
+  if (leader === undefined) return vetLeaderless(pgid, sinceTicks, ownMarker);
+  if (leader.pgrp !== pgid)
+    return { ok: false, why: `process ${pgid} does not lead it (it is in group ${leader.pgrp})` };
+  const marker = markerOf(pgid);
+  if (marker !== undefined && marker === ownMarker) return { ok: true, startTicks: leader.startTicks, marker };
+  if (sinceTicks !== undefined && leader.startTicks < sinceTicks - SLACK_TICKS)
+    return { ok: false, why: 'its leader started before the task that reported it began' };
+  if (!descendsFromHost(pgid)) return { ok: false, why: 'its leader does not descend from the host process' };
+  return { ok: true, startTicks: leader.startTicks, marker };
+}
+
+/** The start time (ticks since boot) of process `pid`, or undefined when it is gone. */
+export function startTicksOf(pid: number): number | undefined {
+  return readStat(pid)?.startTicks;
+}
+
+function vetLeaderless(pgid: number, sinceTicks: number | undefined, ownMarker: string | undefined): LeaderVerdict {
+  const members = livingMembers(pgid);
+  if (members.length === 0) return { ok: false, why: `no process is in it (gone, or never there)`, gone: true };
+  let earliest = Infinity;
+  for (const member of members) {
+    if (sinceTicks !== undefined && member.startTicks < sinceTicks - SLACK_TICKS)
+      return { ok: false, why: `its leader is gone and member ${member.pid} started before the task began` };
+    const marker = markerOf(member.pid);
+    if (marker !== undefined && marker !== ownMarker)
+      return { ok: false, why: `its leader is gone and member ${member.pid} carries another task’s marker` };
+    earliest = Math.min(earliest, member.startTicks);
+  }
+  return { ok: true, startTicks: earliest, marker: ownMarker };
+}
+
+function livingMembers(pgid: number): { pid: number; startTicks: number }[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const members: { pid: number; startTicks: number }[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat?.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
+      members.push({ pid: Number(entry), startTicks: stat.startTicks });
+  }
+  return members;
+}
+
+function descendsFromHost(pid: number): boolean {
+  let current = pid;
+  for (let depth = 0; depth < MAX_DEPTH && current > 1; depth++) {
+    const stat = readStat(current);
+    if (stat === undefined) return false;
+    if (stat.ppid === process.pid) return true;
+    current = stat.ppid;
+  }
+  return false;
+}
+
+/** The `PLURNK_EXECS_RUN` value in `pid`'s environment, or undefined. */
+function markerOf(pid: number): string | undefined {
+  const environ = read(`/proc/${pid}/environ`);
+  if (environ === undefined) return undefined;
+  const prefix = `${RUN_MARKER}=`;
+  return environ
+    .split('\0')
+    .find((entry) => entry.startsWith(prefix))
+    ?.slice(prefix.length);
+}
+
+function readStat(pid: number): { state: string; ppid: number; pgrp: number; startTicks: number } | undefined {
+  const text = read(`/proc/${pid}/stat`);
+  if (text === undefined) return undefined;
+  // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgrp: Number(fields[2]), startTicks: Number(fields[19]) };
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

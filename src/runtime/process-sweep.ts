@@ -1,0 +1,185 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RUN_MARKER } from './run-marker.js';
+
+/** How often a sweep looks again for living targets while it waits. */
+const POLL_MS = 20;
+/** How long SIGKILL is given to take effect before a target is reported as a survivor. */
+const KILL_SETTLE_MS = 2000;
+
+/** What belongs to one run (or task, or thread): the groups it reported, and its marker. */
+export interface SweepTarget {
+  readonly groups: Iterable<number>;
+  /** The `PLURNK_EXECS_RUN` value its children carry; absent ⇒ groups (and their descendants) only. */
+  readonly marker?: string;
+  /**
+   * When it began (epoch ms): a process started earlier cannot carry its marker, so its
+   * environment is not read — reading every process's costs milliseconds on the host's main
+   * thread, and a sweep runs at the end of every run that started a process.
+   */
+  readonly since?: number;
+}
+
+interface Row {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly live: boolean;
+  /** Clock ticks after boot at which it started. */
+  readonly startTicks: number;
+}
+
+/** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time on every mainstream architecture. */
+const TICKS_PER_SECOND = 100;
+/** Slack for the tick granularity and the clocks' disagreement. */
+const SINCE_SLACK_MS = 5000;
+
+/**
+ * Living processes of `target`: the members of its groups, every process carrying its marker
+ * and the members of those processes' groups, and every descendant of any of them (a child
+ * that left its group with `setsid` but whose parent is still one of them). Never this process,
+ * its group, or one of its ancestors. Zombies do not count: PID 1 here does not reap orphans.
+ */
+export function findRunProcesses(target: SweepTarget): number[] {
+  const self = readRow(process.pid);
+  const groups = new Set([...target.groups].filter((pgid) => pgid > 1 && pgid !== self?.pgrp && pgid !== process.pid));
+  // The usual case — no group has a process and no marker to look for — reads no table.
+  if (target.marker === undefined && ![...groups].some(groupHasAnyProcess)) return [];
+  const table = readTable();
+  const needle = target.marker === undefined ? undefined : `\0${RUN_MARKER}=${target.marker}\0`;
+  const sinceTicks = ticksAfterBoot(target.since);
+  const found = new Set<number>();
+  for (const row of table.values()) {
+    if (!row.live || row.pid === process.pid) continue;
+    if (groups.has(row.pgrp)) found.add(row.pid);
+    else if (
+      needle !== undefined &&
+      row.startTicks >= sinceTicks &&
+      `\0${read(`/proc/${row.pid}/environ`) ?? ''}`.includes(needle)
+    ) {
+      found.add(row.pid);
+      if (row.pgrp > 1 && row.pgrp !== self?.pgrp) groups.add(row.pgrp);
+    }
+  }
+  // Members of the marked processes' groups (found after the marker scan), then descendants.
+  for (const row of table.values()) if (row.live && groups.has(row.pgrp) && row.pid !== process.pid) found.add(row.pid);
+  const children = new Map<number, number[]>();
+  for (const row of table.values()) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
+  const queue = [...found];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.pop()!) ?? []) {
+      if (found.has(child) || child === process.pid || !table.get(child)?.live) continue;
+      found.add(child);
+      queue.push(child);
+    }
+  }
+  for (const ancestor of ancestorsOfThisProcess(table)) found.delete(ancestor);
+  return [...found];
+}
+
+/**
+ * Kills everything {@link findRunProcesses} finds: SIGHUP to each process (and each reported
+ * group), SIGKILL to whatever still lives `graceMs` later, looking again each time so a
+ * process forked meanwhile is caught too. A signal that fails (the process is gone, or not
+ * ours to signal) is skipped and the sweep goes on. Resolves with how many processes it found
+ * at first and the pids that survived even SIGKILL (normally none).
+ */
+export async function sweepRunProcesses(
+  target: SweepTarget,
+  graceMs: number,
+): Promise<{ found: number; survivors: number[] }> {
+  const first = findRunProcesses(target);
+  if (first.length === 0) return { found: 0, survivors: [] };
+  signalAll(first, 'SIGHUP');
+  let alive = await waitForExit(target, graceMs);
+  signalAll(alive, 'SIGKILL');
+  alive = await waitForExit(target, KILL_SETTLE_MS, true);
+  return { found: first.length, survivors: alive };
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone already, or not ours to signal: the sweep goes on.
+    }
+  }
+}
+
+/** Polls until nothing of `target` lives or `ms` passed; returns what still lives (SIGKILLed again when `kill`). */
+async function waitForExit(target: SweepTarget, ms: number, kill = false): Promise<number[]> {
+  const deadline = performance.now() + ms;
+  let alive = findRunProcesses(target);
+  while (alive.length > 0 && performance.now() < deadline) {
+    await sleep(POLL_MS);
+    alive = findRunProcesses(target);
+    if (kill) signalAll(alive, 'SIGKILL');
+  }
+  return alive;
+}
+
+/** False only when `kill(-pgid, 0)` says no such group (ESRCH). */
+function groupHasAnyProcess(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+function readTable(): Map<number, Row> {
+  const table = new Map<number, Row>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return table;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const row = readRow(Number(entry));
+    if (row !== undefined) table.set(row.pid, row);
+  }
+  return table;
+}
+
+function readRow(pid: number): Row | undefined {
+  const text = read(`/proc/${pid}/stat`);
+  if (text === undefined) return undefined;
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0] ?? '';
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    live: state !== 'Z' && state !== 'X',
+    startTicks: Number(fields[19]),
+  };
+}
+
+let bootEpochMs: number | undefined;
+
+/** `since` (epoch ms, less the slack) in clock ticks after boot; 0 (every process) when unknown. */
+function ticksAfterBoot(since: number | undefined): number {
+  if (since === undefined) return 0;
+  bootEpochMs ??= Number(/^btime (\d+)$/m.exec(read('/proc/stat') ?? '')?.[1] ?? NaN) * 1000;
+  const ticks = Math.floor(((since - SINCE_SLACK_MS - bootEpochMs) / 1000) * TICKS_PER_SECOND);
+  return Number.isFinite(ticks) && ticks > 0 ? ticks : 0;
+}
+
+function ancestorsOfThisProcess(table: Map<number, Row>): number[] {
+  const ancestors: number[] = [];
+  for (let row = table.get(process.pid); row !== undefined && row.ppid > 0; row = table.get(row.ppid))
+    ancestors.push(row.ppid);
+  return ancestors;
+}
+
+function read(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

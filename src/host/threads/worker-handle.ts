@@ -19,6 +19,7 @@ import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
+import { isOutOfMemory } from './out-of-memory.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -242,8 +243,7 @@ export class WorkerHandle {
 }
 
 function describeThreadError(error: unknown): string {
-  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
-    return 'the worker thread ran out of JS heap (limits.heapMb) and died';
+  if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${describeThrow(error)}`;
 }
 

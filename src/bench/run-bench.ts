@@ -3,6 +3,7 @@ import { PlurnkExecsError } from '../contracts/errors.js';
 import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.js';
 import { formatBenchTable } from './format-table.js';
 import { benchDispatch } from './scenarios/dispatch.js';
+import { benchFlood } from './scenarios/flood.js';
 import { benchMemory } from './scenarios/memory.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
@@ -17,6 +18,7 @@ export const BENCH_SCENARIOS = {
   subprocess: benchSubprocess,
   recycle: benchRecycle,
   memory: benchMemory,
+  flood: benchFlood,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

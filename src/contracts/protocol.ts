@@ -154,6 +154,8 @@ export type WorkerControlMessage =
   | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
   /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
   | { readonly type: 'output-limit'; readonly limitBytes: number }
+  /** The run reached {@link SINK_MESSAGES_PER_RUN}: its later sink calls are dropped. */
+  | { readonly type: 'message-limit'; readonly limit: number }
   /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
   | { readonly type: 'console'; readonly bytes: number; readonly text: string }
   /** A contract violation the thread refused (a mutated ExecArgs, a worker thread of its own…), by kind. */
@@ -184,6 +186,17 @@ export interface SinkApi {
  */
 export type SinkCall =
   readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
+
+/**
+ * How many messages one run may post on its sink port. Each one is applied on the host's main
+ * thread, which every other tag's runs share: a leaf flooding its port for 4 s made a 5 ms run
+ * of another tag take 3.5–6.3 s. The thread stops posting at the budget (later sink calls are
+ * dropped) and tells the host; the host counts every message it receives as well, and past
+ * the budget (and a little slack for the flush) closes the port. Either way the run is ended
+ * like one past its output cap. 100,000 16-byte writes, the stream benchmark's largest run,
+ * are a tenth of it.
+ */
+export const SINK_MESSAGES_PER_RUN = 1_000_000;
 
 /**
  * How many `interact()` calls one run may have pending at once. An interaction waits for a
@@ -232,6 +245,7 @@ export const WorkerControlMessageSchema = v.variant('type', [
     memory: v.object({ heapUsed: Bytes, external: Bytes, arrayBuffers: Bytes }),
   }),
   v.object({ type: v.literal('output-limit'), limitBytes: Bytes }),
+  v.object({ type: v.literal('message-limit'), limit: Bytes }),
   v.object({ type: v.literal('console'), bytes: Bytes, text: v.string() }),
   v.object({ type: v.literal('violation'), kind: ThreadViolationKindSchema, message: v.string() }),
   v.object({ type: v.literal('fault'), error: v.object({ name: v.string(), message: v.string() }) }),

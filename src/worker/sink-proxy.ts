@@ -1,7 +1,13 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
-import type { SinkAnswer, SinkCall, SinkRequest, SinkWrite } from '../contracts/protocol.js';
+import {
+  SINK_MESSAGES_PER_RUN,
+  type SinkAnswer,
+  type SinkCall,
+  type SinkRequest,
+  type SinkWrite,
+} from '../contracts/protocol.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
@@ -24,8 +30,20 @@ type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => vo
  * port, answered by id, so the host applies everything in the leaf's order. `entry` exists
  * only when the embedding service offers it.
  */
-export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
+export function proxySinks(
+  port: MessagePort,
+  hasEntry: boolean,
+  onOverBudget: () => void = () => {},
+  budget = SINK_MESSAGES_PER_RUN,
+): ProxiedSinks {
   const pending = new Map<number, Pending>();
+  // Messages posted so far; at the budget every later call is dropped (see SINK_MESSAGES_PER_RUN).
+  let sent = 0;
+  const spend = (): boolean => {
+    if (sent < budget) return ++sent <= budget;
+    if (sent++ === budget) onOverBudget();
+    return false;
+  };
   let nextId = 1;
   let listening = false;
   // Answers are listened for on first use: a run that only writes or does nothing never needs them.
@@ -43,6 +61,7 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
   // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
   let posted = false;
   const post = (call: SinkCall | SinkWrite) => {
+    if (!spend()) return;
     posted = true;
     try {
       port.postMessage(call);
@@ -51,6 +70,8 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
     }
   };
   const request = (make: (id: number) => SinkRequest): Promise<unknown> => {
+    if (!spend())
+      return Promise.reject(new TypeError(`sink calls past the run's budget of ${budget} messages are dropped`));
     listen();
     posted = true;
     const id = nextId++;
@@ -86,7 +107,8 @@ export function proxySinks(port: MessagePort, hasEntry: boolean): ProxiedSinks {
   return {
     sinks,
     async flush() {
-      if (!posted) return;
+      // Past the budget the host may have closed the port: no barrier would ever be answered.
+      if (!posted || sent >= budget) return;
       posted = false;
       await request((id) => ['flush', id]);
     },

@@ -2,6 +2,7 @@ import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import {
   DEFAULT_WORKER_LIMITS,
+  SINK_MESSAGES_PER_RUN,
   type ProbeReport,
   type RunRequest,
   type TaskReply,
@@ -151,7 +152,9 @@ async function run(
   thread: ThreadState,
   watch: TaskEscapes,
 ): Promise<unknown> {
-  const proxied = proxySinks(port, request.hasEntry);
+  const proxied = proxySinks(port, request.hasEntry, () =>
+    control.send({ type: 'message-limit', limit: SINK_MESSAGES_PER_RUN }),
+  );
   const restoreEnv = thread.env.applyRun(request.env);
   const { outputBytes } = thread.limits;
   const args: ExecArgs = {

@@ -87,7 +87,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
   );
   const since = Date.now();
-  const sinkPort = exposeSinks(stream, context.sinks);
+  const sinkPort = exposeSinks(stream, context.sinks, () => guard.messageOverflow());
   const watch = watchCancellation({
     signal: context.signal,
     timeoutMs: context.timeoutMs,

@@ -1,5 +1,5 @@
 import { utf8Prefix } from '../../contracts/output-budget.js';
-import type { WorkerControlMessage } from '../../contracts/protocol.js';
+import { SINK_MESSAGES_PER_RUN, type WorkerControlMessage } from '../../contracts/protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
 import type { RunEndReason } from '../fault-kinds.js';
 import type { RunContainment } from '../host-types.js';
@@ -38,6 +38,8 @@ export interface RunGuard {
   readonly fatal: Promise<RunFault>;
   /** The first limit the run broke, if any: it decides the run's result. */
   fault(): RunFault | undefined;
+  /** The run posted past its sink-message budget (the host's count): ended like an output overflow. */
+  messageOverflow(): void;
   /** Console output the thread reported for the run. */
   console(): RunContainment['console'];
   dispose(): void;
@@ -80,6 +82,16 @@ export function guardRun(options: {
       interrupt();
   };
   stream.capOutput(limits.outputBytes, overflow);
+  const messageOverflow = () => {
+    if (
+      latch({
+        code: 'output-limit-exceeded',
+        reason: 'output-limit',
+        detail: `the run posted more than ${SINK_MESSAGES_PER_RUN} sink messages (SINK_MESSAGES_PER_RUN), each applied on the host's main thread; later sink calls were dropped`,
+      })
+    )
+      interrupt();
+  };
   const heartbeat = watchHeartbeat({
     ackMs: limits.loadTimeoutMs,
     unresponsiveMs: limits.unresponsiveMs,
@@ -112,6 +124,8 @@ export function guardRun(options: {
         }
         case 'output-limit':
           return overflow();
+        case 'message-limit':
+          return messageOverflow();
         case 'console':
           printed = {
             bytes: (printed?.bytes ?? 0) + message.bytes,
@@ -129,6 +143,7 @@ export function guardRun(options: {
     },
     fatal,
     fault: () => first,
+    messageOverflow,
     console: () => printed,
     dispose() {
       heartbeat.dispose();

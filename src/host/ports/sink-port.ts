@@ -9,7 +9,13 @@ import {
   measureNotice,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
-import { MAX_PENDING_INTERACTIONS, type SinkAnswer, type SinkApi, type SinkWrite } from '../../contracts/protocol.js';
+import {
+  MAX_PENDING_INTERACTIONS,
+  SINK_MESSAGES_PER_RUN,
+  type SinkAnswer,
+  type SinkApi,
+  type SinkWrite,
+} from '../../contracts/protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
@@ -56,8 +62,16 @@ type Handler = (message: readonly unknown[]) => void;
  * interactions at once; a malformed request or answer, or one past the cap, rejects in the
  * leaf and is recorded. No listener throws: a failure is recorded as a violation.
  */
-export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): SinkPort {
+export function exposeSinks(
+  stream: RunStream,
+  sinks: EmbeddingSinks = {},
+  onOverBudget: () => void = () => {},
+  budget = SINK_MESSAGES_PER_RUN,
+): SinkPort {
   const { port1, port2 } = new MessageChannel();
+  // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
+  let received = 0;
+  let closed = false;
   let pendingInteractions = 0;
   const api: SinkApi = {
     write: (channel, chunk, mimetype) => stream.write(channel, chunk, mimetype),
@@ -153,6 +167,18 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
   let current: string | undefined;
   // Returns whether the message was a small write, after which taking the next queued one is worth it.
   const receive = (message: unknown): boolean => {
+    if (closed) return false;
+    if (++received > budget + BUDGET_SLACK) {
+      // Every later message is discarded by the closed port before it costs the main thread anything.
+      closed = true;
+      port1.close();
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: more than ${budget} messages in one run (SINK_MESSAGES_PER_RUN); the port was closed and later calls are lost`,
+      );
+      onOverBudget();
+      return false;
+    }
     if (typeof message === 'string') {
       applyShortWrite(stream, current, message);
       return message.length <= SMALL_WRITE;
@@ -197,9 +223,14 @@ export function exposeSinks(stream: RunStream, sinks: EmbeddingSinks = {}): Sink
       ),
     ),
   );
-  const drain = guardListener(() => takeQueued(port1, receive), failed);
+  const drain = guardListener(() => {
+    if (!closed) takeQueued(port1, receive);
+  }, failed);
   return { workerPort: port2, drain, close: () => port1.close() };
 }
+
+/** Messages past the budget still served: a thread that stopped at the budget still posts its flush. */
+const BUDGET_SLACK = 64;
 
 /** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
 function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {

@@ -120,6 +120,7 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['busy-while-idle', []],
   // check offers no interact sink: every interaction resolves cancelled at once, so none is ever pending.
   ['floods-interactions', []],
+  ['floods-sink-port', ['floods-sink-port.example'], ['floods-sink-port.signal']],
 ];
 
 describe('plurnk-execs check against the zoo', () => {

@@ -197,7 +197,7 @@ describe('plurnk-execs bench', () => {
     const { code, stderr, stdout } = await runCli(['bench', 'warp-speed']);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      'unknown benchmark scenario "warp-speed": choose from probe, dispatch, stream, subprocess, recycle, memory',
+      'unknown benchmark scenario "warp-speed": choose from probe, dispatch, stream, subprocess, recycle, memory, flood',
     );
     expect(stdout).toBe('');
   });

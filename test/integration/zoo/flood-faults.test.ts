@@ -4,6 +4,8 @@ import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 /** The cap the host holds a run's pending interactions to (contracts/protocol.ts). */
 const CAP = 16;
+/** The sink messages one run may post (SINK_MESSAGES_PER_RUN). */
+const BUDGET = 1_000_000;
 
 // A leaf's interact() calls wait on a person or the embedding service: a run may have only a
 // few pending at once, and the rest are refused before they reach the embedding service.
@@ -11,7 +13,11 @@ describe('the zoo: floods', () => {
   let host: Host;
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
-    host = await createHost({ packageDirs: zooDirs('floods-interactions'), breaker: { crashes: 1000 } });
+    host = await createHost({
+      packageDirs: zooDirs('floods-interactions', 'floods-sink-port', 'healthy'),
+      breaker: { crashes: 1000 },
+      limits: { graceMs: 300 },
+    });
   });
   afterEach(() => expect(hostErrors.errors).toEqual([]));
   afterAll(async () => {
@@ -42,4 +48,25 @@ describe('the zoo: floods', () => {
     expect(ok.channels.out!.text).toBe('ok');
     expect(ok.violations).toEqual([]);
   });
+
+  it.each(['writes', 'raw'])(
+    'ends a run that floods its sink port (%s) past its message budget like one past its output cap',
+    async (body) => {
+      const flooding = host.exec({ runtime: 'floods-sink-port', body });
+      const during = await host.exec({ runtime: 'healthy', body: 'during' });
+      expect(during.result).toEqual({ status: 200 });
+      const out = await flooding;
+      expect(out.result.status).toBe(500);
+      expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/output-limit-exceeded');
+      expect(out.result.problem?.detail).toContain(`more than ${BUDGET} sink messages`);
+      expect(out.containment?.forcedEnd?.reason).toBe('output-limit');
+      // What was applied before the budget ran out is kept, intact.
+      const text = out.channels.out!.text;
+      expect(text.length).toBeGreaterThan(0);
+      expect(text.length).toBeLessThanOrEqual(BUDGET + 64);
+      expect(/^x+$/.test(text)).toBe(true);
+      expect((await host.exec({ runtime: 'floods-sink-port', body: 'ok' })).channels.out!.text).toBe('ok');
+    },
+    60_000,
+  );
 });

@@ -9,6 +9,8 @@ const SLOW = [
   'test/integration/cli/check.test.ts',
   // Compiles the public surface with the TypeScript compiler API.
   'test/unit/public-surface.test.ts',
+  // Packs and installs the tarballs; compiles a consumer against the shipped declarations.
+  'test/integration/package/*.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];

@@ -101,9 +101,9 @@ export class SubprocessExecutor extends BaseExecutor {
         args,
         Results.failure(
           OWNER,
-          'spawn-failed',
-          500,
-          `Could not start '${runtime}': working directory ${ErrorDetail.preview(args.cwd, limit)} does not exist or is not a directory.`,
+          'cwd-not-found',
+          400,
+          `Could not start '${runtime}': working directory ${ErrorDetail.preview(args.cwd, limit)} does not exist or is not a directory. Pass an existing directory as cwd, or null for the current one.`,
           { exitCode: -1 },
           { runtime, stage: 'spawn', errorCode: 'ENOENT', retryable: false },
         ),

@@ -2,6 +2,7 @@ import { cpus } from 'node:os';
 import { bootHost } from '../host/boot-host.js';
 import { discover } from '../discovery/discover.js';
 import type { Availability } from '../host/host-types.js';
+import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { formatTable } from './format-table.js';
 import { parseFlags, parseMs } from './parse-flags.js';
@@ -42,7 +43,8 @@ export const probeCommand: Command = {
     const probeTimeoutMs = parseMs('probe', '--timeout', values.timeout as string | undefined);
 
     const started = performance.now();
-    const discovery = await discover({ cwd: io.cwd });
+    // A diagnostic boots what is valid and lists the rest, rather than stopping at the first bad package.
+    const discovery = await discover({ cwd: io.cwd, onInvalidLeaf: 'skip' });
     const total = discovery.registry.size;
     const pending = new Set(discovery.registry.keys());
     const progress = startProgress(
@@ -78,12 +80,14 @@ export const probeCommand: Command = {
         tags: rows,
         disabled: discovery.disabled,
         skipped: discovery.skipped,
+        invalid: discovery.invalid,
+        searched: discovery.searched,
         node: process.version,
         cores: cpus().length,
       };
       io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } else {
-      io.stdout.write(renderProbeTable(rows, bootMs, discovery.disabled, discovery.skipped));
+      io.stdout.write(renderProbeTable(rows, bootMs, discovery));
     }
     return EXIT.ok;
   },
@@ -92,8 +96,7 @@ export const probeCommand: Command = {
 function renderProbeTable(
   rows: ProbeRow[],
   bootMs: number,
-  disabled: readonly string[],
-  skipped: readonly string[],
+  { disabled, skipped, invalid = [], searched = [] }: Discovery,
 ): string {
   const body = rows.map((row) => [
     row.tag,
@@ -105,9 +108,13 @@ function renderProbeTable(
   const available = rows.filter((row) => row.available).length;
   let text =
     rows.length === 0
-      ? 'no executor leaves found in the nearest node_modules\n'
+      ? `no executor leaves found (searched ${searched.join(', ') || 'no node_modules above this directory'}); install one, e.g. npm install @plurnk/plurnk-execs-common\n`
       : formatTable(['TAG', 'PACKAGE', 'AVAILABLE', 'PROBE', 'DETAIL'], body);
   if (disabled.length > 0) text += `disabled by policy: ${disabled.join(', ')}\n`;
+  for (const pkg of invalid) {
+    const why = pkg.excluded ? 'invalid, and every tag it declares is excluded by policy' : 'invalid, skipped';
+    text += `${pkg.packageName} (${pkg.packageDir}): ${why}:\n${pkg.errors.map((e) => `  ${e.replace(/\n/g, '\n  ')}`).join('\n')}\n`;
+  }
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
 }

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { schemaAgrees, type SameType } from './same-type.js';
 import type { ChannelState } from './channels.js';
 import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from './notice.js';
 
@@ -35,7 +36,7 @@ export interface ExecArgs {
 }
 
 /** Schema of {@link ExecArgs}: the data fields exactly, the sinks as functions. */
-export const ExecArgsSchema = v.strictObject({
+export const ExecArgsSchema: v.GenericSchema<unknown, ExecArgsFields> = v.strictObject({
   runtime: v.string(),
   body: v.string(),
   command: v.optional(v.string()),
@@ -50,12 +51,28 @@ export const ExecArgsSchema = v.strictObject({
   entry: v.optional(v.function()),
 });
 
+/** The shape {@link ExecArgsSchema} checks: the data fields, each sink as some function. */
+export type ExecArgsFields = Omit<ExecArgs, 'write' | 'setState' | 'emit' | 'interact' | 'entry'> & {
+  write: (...args: unknown[]) => unknown;
+  setState: (...args: unknown[]) => unknown;
+  emit: (...args: unknown[]) => unknown;
+  interact: (...args: unknown[]) => unknown;
+  entry?: (...args: unknown[]) => unknown;
+};
+
 /** How a subprocess runtime turns a body and target into a process (§executor-subprocess). */
-export const SpawnArgsSchema = v.strictObject({
+export interface SpawnArgs {
+  cmd: string;
+  args: string[];
+  useShell: boolean;
+  stdin?: string;
+}
+const spawnArgsSchema = v.strictObject({
   cmd: v.pipe(v.string(), v.nonEmpty('cmd must not be empty')),
   args: v.array(v.string()),
   useShell: v.boolean(),
   stdin: v.optional(v.string()),
 });
-/** How a subprocess runtime turns a body and target into a process. */
-export type SpawnArgs = v.InferOutput<typeof SpawnArgsSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof spawnArgsSchema>, SpawnArgs>>();
+/** Schema of {@link SpawnArgs}. */
+export const SpawnArgsSchema: v.GenericSchema<SpawnArgs> = spawnArgsSchema;

@@ -1,76 +1,85 @@
-import * as v from 'valibot';
-
-const OneLine = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.regex(/^[^\r\n]*$/, 'must be one line'));
+import type * as v from 'valibot';
+import {
+  bodyDeclShape,
+  invocationExampleShape,
+  runtimeDeclShape,
+  runtimeInvocationShape,
+  runtimeToolRegistryShape,
+  runtimeToolShape,
+  targetDeclShape,
+  targetKindShape,
+} from './invocation-shape.js';
+import { schemaAgrees, type SameType } from './same-type.js';
 
 /**
  * How a consumer realizes an authored target (§executor-invocation). `script` (the later 1.x
  * kind: "script; never a command or a directory") is a program file the executor runs: a
  * local or `file://` path, never a directory (docs/host.md).
  */
-export const TargetKindSchema = v.picklist(['literal', 'path', 'resource', 'script']);
-/** How a consumer realizes an authored target. */
-export type TargetKind = v.InferOutput<typeof TargetKindSchema>;
+export type TargetKind = 'literal' | 'path' | 'resource' | 'script';
 /** 1.x's name for {@link TargetKind}. */
 export type RuntimeTargetKind = TargetKind;
+schemaAgrees<SameType<v.InferOutput<typeof targetKindShape>, TargetKind>>();
+/** Schema of {@link TargetKind}. */
+export const TargetKindSchema: v.GenericSchema<TargetKind> = targetKindShape;
 
 /** The body bucket of an invocation. */
-export const BodyDeclSchema = v.strictObject({
-  role: OneLine,
-  required: v.optional(v.boolean()),
-});
+export interface BodyDecl {
+  role: string;
+  required?: boolean;
+}
+schemaAgrees<SameType<v.InferOutput<typeof bodyDeclShape>, BodyDecl>>();
+/** Schema of {@link BodyDecl}. */
+export const BodyDeclSchema: v.GenericSchema<BodyDecl> = bodyDeclShape;
 
 /** The target bucket of an invocation; omitted when the runtime accepts no target. */
-export const TargetDeclSchema = v.strictObject({
-  role: OneLine,
-  required: v.optional(v.boolean()),
-  kind: TargetKindSchema,
-  directory: v.optional(v.literal('cwd')),
-});
+export interface TargetDecl {
+  role: string;
+  required?: boolean;
+  kind: TargetKind;
+  directory?: 'cwd';
+}
+schemaAgrees<SameType<v.InferOutput<typeof targetDeclShape>, TargetDecl>>();
+/** Schema of {@link TargetDecl}. */
+export const TargetDeclSchema: v.GenericSchema<TargetDecl> = targetDeclShape;
 
 /** The executable witness of an invocation: a one-line body, a target, or both. */
-export const InvocationExampleSchema = v.strictObject({
-  body: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n]*$/, 'must be one line'))),
-  target: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n]*$/, 'must be one line'))),
-});
+export interface InvocationExample {
+  body?: string;
+  target?: string;
+}
+schemaAgrees<SameType<v.InferOutput<typeof invocationExampleShape>, InvocationExample>>();
+/** Schema of {@link InvocationExample}. */
+export const InvocationExampleSchema: v.GenericSchema<InvocationExample> = invocationExampleShape;
 
+/** One runtime's invocation contract (§executor-invocation). */
+export interface RuntimeInvocation {
+  body: BodyDecl;
+  target?: TargetDecl;
+  exclusive?: boolean;
+  example?: InvocationExample;
+  signature?: string;
+}
+schemaAgrees<SameType<v.InferOutput<typeof runtimeInvocationShape>, RuntimeInvocation>>();
 /**
- * The structural shape of one runtime's invocation contract (§executor-invocation). The
- * cross-field rules (buckets, exclusivity, example satisfying its own buckets) are checked
- * by discovery's declaration validator on top of this shape.
+ * The structural shape of one runtime's invocation contract. The cross-field rules (buckets,
+ * exclusivity, example satisfying its own buckets) are checked by discovery's declaration
+ * validator on top of this shape.
  */
-export const RuntimeInvocationSchema = v.strictObject({
-  body: BodyDeclSchema,
-  target: v.optional(TargetDeclSchema),
-  exclusive: v.optional(v.boolean()),
-  example: v.optional(InvocationExampleSchema),
-  signature: v.optional(OneLine),
-});
-/** One runtime's invocation contract. */
-export type RuntimeInvocation = v.InferOutput<typeof RuntimeInvocationSchema>;
+export const RuntimeInvocationSchema: v.GenericSchema<RuntimeInvocation> = runtimeInvocationShape;
 
 /** A runtime declaration as a package publishes it (§executor-runtime-declaration). */
-export const RuntimeDeclSchema = v.strictObject({
-  name: v.string(),
-  glyph: v.optional(v.string()),
-  summary: OneLine,
-  invocation: RuntimeInvocationSchema,
-  details: v.optional(v.string()),
-});
-/** A runtime declaration as a package publishes it. */
-export type RuntimeDecl = v.InferOutput<typeof RuntimeDeclSchema>;
+export interface RuntimeDecl {
+  name: string;
+  glyph?: string;
+  summary: string;
+  invocation: RuntimeInvocation;
+  details?: string;
+}
+schemaAgrees<SameType<v.InferOutput<typeof runtimeDeclShape>, RuntimeDecl>>();
+/** Schema of {@link RuntimeDecl}. */
+export const RuntimeDeclSchema: v.GenericSchema<RuntimeDecl> = runtimeDeclShape;
 
-/** One exact tool of a finite family (§executor-tool-registry). */
-export const RuntimeToolSchema = v.strictObject({
-  target: v.string(),
-  summary: OneLine,
-  invocation: RuntimeInvocationSchema,
-  details: v.optional(v.string()),
-});
-
-/** The immutable tool snapshot a family runtime returns from `toolRegistry()`. */
-export const RuntimeToolRegistrySchema = v.strictObject({
-  tools: v.array(RuntimeToolSchema),
-});
 /** The immutable tool snapshot a family runtime returns from `toolRegistry()`. */
 export interface RuntimeToolRegistry {
   readonly tools: readonly {
@@ -80,3 +89,7 @@ export interface RuntimeToolRegistry {
     readonly details?: string;
   }[];
 }
+/** Schema of one exact tool of a finite family (§executor-tool-registry). */
+export const RuntimeToolSchema: v.GenericSchema<RuntimeToolRegistry['tools'][number]> = runtimeToolShape;
+/** Schema of {@link RuntimeToolRegistry}. */
+export const RuntimeToolRegistrySchema: v.GenericSchema<RuntimeToolRegistry> = runtimeToolRegistryShape;

@@ -34,4 +34,7 @@ export function isJsonValue(value: unknown, seen: Set<object> = new Set()): valu
 }
 
 /** Schema for {@link JsonValue}. */
-export const JsonValueSchema = v.custom<JsonValue>((input) => isJsonValue(input), 'Expected a plain JSON value');
+export const JsonValueSchema: v.GenericSchema<JsonValue> = v.custom<JsonValue>(
+  (input) => isJsonValue(input),
+  'Expected a plain JSON value',
+);

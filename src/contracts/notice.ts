@@ -1,38 +1,66 @@
 import * as v from 'valibot';
 import { isJsonValue, JsonValueSchema, type JsonValue } from './json.js';
+import { schemaAgrees, type SameType } from './same-type.js';
 
 // The runtime-neutral Notice and interaction types belong to @plurnk/plurnk-contracts, which
 // is not published where this package is built; these are its 1.x shapes as this package
 // enforces them at the thread boundary, and will become re-exports when it is.
 
 /** A position in authored content: line from 1, column from 0. */
-export const ContentOffsetSchema = v.strictObject({
+export interface ContentOffset {
+  type: 'content-offset';
+  line: number;
+  column: number;
+}
+const contentOffsetSchema = v.strictObject({
   type: v.literal('content-offset'),
   line: v.pipe(v.number(), v.integer(), v.minValue(1)),
   column: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 
+schemaAgrees<SameType<v.InferOutput<typeof contentOffsetSchema>, ContentOffset>>();
+/** Schema of {@link ContentOffset}. */
+export const ContentOffsetSchema: v.GenericSchema<ContentOffset> = contentOffsetSchema;
+
 /** A position in the log: a coordinate and, optionally, the operation there. */
-export const LogCoordinateSchema = v.strictObject({
+export interface LogCoordinate {
+  type: 'log-coordinate';
+  coordinate: string;
+  op?: string;
+}
+const logCoordinateSchema = v.strictObject({
   type: v.literal('log-coordinate'),
   coordinate: v.string(),
   op: v.optional(v.string()),
 });
+
+schemaAgrees<SameType<v.InferOutput<typeof logCoordinateSchema>, LogCoordinate>>();
+/** Schema of {@link LogCoordinate}. */
+export const LogCoordinateSchema: v.GenericSchema<LogCoordinate> = logCoordinateSchema;
 
 /**
  * A transient, nonterminal observation published through `emit` (1.x `Notice`): who noticed
  * (`source`, such as `search` or `executor:jq`), what kind of thing, how loud, and optionally
  * a message and a position. Never operation-failure truth.
  */
-export const NoticeSchema = v.strictObject({
+export interface Notice {
+  /** Who noticed: `[a-z]+(:[a-z][a-z0-9-]*)?`, such as `search` or `executor:jq`. */
+  source: string;
+  kind: string;
+  level: 'error' | 'warn' | 'info';
+  message?: string | null;
+  position?: ContentOffset | LogCoordinate | null;
+}
+const noticeSchema = v.strictObject({
   source: v.pipe(v.string(), v.regex(/^[a-z]+(:[a-z][a-z0-9-]*)?$/, 'source must match [a-z]+(:[a-z][a-z0-9-]*)?')),
   kind: v.pipe(v.string(), v.nonEmpty('kind must not be empty')),
   level: v.picklist(['error', 'warn', 'info']),
   message: v.optional(v.nullable(v.string())),
-  position: v.optional(v.nullable(v.union([ContentOffsetSchema, LogCoordinateSchema]))),
+  position: v.optional(v.nullable(v.union([contentOffsetSchema, logCoordinateSchema]))),
 });
-/** A transient, nonterminal observation published through `emit`. */
-export type Notice = v.InferOutput<typeof NoticeSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof noticeSchema>, Notice>>();
+/** Schema of {@link Notice}. */
+export const NoticeSchema: v.GenericSchema<Notice> = noticeSchema;
 
 /** A plain JSON object (not an array, not null). */
 const JsonObjectSchema = v.custom<{ [key: string]: JsonValue }>(
@@ -45,22 +73,34 @@ const JsonObjectSchema = v.custom<{ [key: string]: JsonValue }>(
  * the tool it concerns, its arguments, an optional message for the human, and the JSON
  * Schema the answer's payload follows.
  */
-export const ClientInteractionRequestSchema = v.strictObject({
+export interface ClientInteractionRequest {
+  toolName: string;
+  arguments: { [key: string]: JsonValue };
+  message?: string;
+  /** The JSON Schema the answer's payload follows. */
+  responseSchema: { [key: string]: JsonValue };
+}
+const clientInteractionRequestSchema = v.strictObject({
   toolName: v.pipe(v.string(), v.nonEmpty('toolName must not be empty')),
   arguments: JsonObjectSchema,
   message: v.optional(v.pipe(v.string(), v.nonEmpty('message must not be empty'))),
   responseSchema: JsonObjectSchema,
 });
 /** One client interaction an executor awaits through `interact`. */
-export type ClientInteractionRequest = v.InferOutput<typeof ClientInteractionRequestSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof clientInteractionRequestSchema>, ClientInteractionRequest>>();
+/** Schema of {@link ClientInteractionRequest}. */
+export const ClientInteractionRequestSchema: v.GenericSchema<ClientInteractionRequest> = clientInteractionRequestSchema;
 
 /** How the client answered: `resolved` with an optional payload, or `cancelled`. */
-export const ClientInteractionResolutionSchema = v.variant('status', [
+export type ClientInteractionResolution = { status: 'resolved'; payload?: JsonValue } | { status: 'cancelled' };
+const clientInteractionResolutionSchema = v.variant('status', [
   v.strictObject({ status: v.literal('resolved'), payload: v.optional(JsonValueSchema) }),
   v.strictObject({ status: v.literal('cancelled') }),
 ]);
-/** How the client answered an interaction. */
-export type ClientInteractionResolution = v.InferOutput<typeof ClientInteractionResolutionSchema>;
+schemaAgrees<SameType<v.InferOutput<typeof clientInteractionResolutionSchema>, ClientInteractionResolution>>();
+/** Schema of {@link ClientInteractionResolution}. */
+export const ClientInteractionResolutionSchema: v.GenericSchema<ClientInteractionResolution> =
+  clientInteractionResolutionSchema;
 
 /**
  * The bytes a notice counts against a run's notice budget: its `source`, `kind` and `message`

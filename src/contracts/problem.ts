@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { schemaAgrees, type MutuallyAssignable } from './same-type.js';
 import { isJsonValue } from './json.js';
 
 /** Base of every Problem `type` URI this package mints (plurnk 1.x's root); the owner path and code follow. */
@@ -18,7 +19,16 @@ const RESERVED = new Set(['type', 'title', 'status', 'detail', 'instance']);
  * extensions (such as `recovery`) that are plain JSON or `undefined` — a member left
  * undefined (`errorCode: err.code`) is what JSON drops, as 1.x leaves expect.
  */
-export const ProblemDetailsSchema = v.pipe(
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  [extension: string]: unknown;
+}
+
+const problemDetailsSchema = v.pipe(
   v.looseObject({
     type: v.pipe(v.string(), v.check(isAbsoluteUri, 'type must be an absolute URI')),
     title: v.pipe(v.string(), v.nonEmpty('title must not be empty')),
@@ -35,8 +45,9 @@ export const ProblemDetailsSchema = v.pipe(
     }
   }),
 );
-/** RFC 9457 Problem Details (§executor-results). */
-export type ProblemDetails = v.InferOutput<typeof ProblemDetailsSchema>;
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof problemDetailsSchema>, ProblemDetails>>();
+/** Schema of {@link ProblemDetails}. */
+export const ProblemDetailsSchema: v.GenericSchema<ProblemDetails> = problemDetailsSchema;
 
 /**
  * Builds the `type` URI for a code reported by `owner`, as 1.x does:

@@ -48,16 +48,31 @@ export interface DiscoveryNotice {
   readonly message: string;
 }
 
+/** A leaf package discovery left out because its manifest or declarations are invalid. */
+export interface InvalidPackage {
+  readonly packageName: string;
+  /** Real path of the package directory. */
+  readonly packageDir: string;
+  /** Every error found in the package, each naming the field and the fix. */
+  readonly errors: readonly string[];
+  /** True when policy or the `tags` option excludes every tag the package declares: it never fails a boot. */
+  readonly excluded: boolean;
+}
+
 /** What discovery returns (§executor-discovery). */
 export interface Discovery {
   /** Every admitted tag, in discovery order. */
   readonly registry: ExecRegistry;
   /** Attribution per package that kept at least one tag and declares a non-empty list. */
   readonly packageAttributions: ReadonlyMap<string, readonly string[]>;
+  /** The node_modules directories scanned, or the explicit `packageDirs`: where leaves were looked for. */
+  readonly searched?: readonly string[];
   /** Packages withheld by the trust gate, sorted. */
   readonly skipped: readonly string[];
-  /** Tags removed by policy, sorted. */
+  /** Tags removed by policy or the `tags` option, sorted. */
   readonly disabled: readonly string[];
+  /** Packages left out as invalid (`onInvalidLeaf: 'skip'`, or excluded by policy), in discovery order (absent from hand-built discoveries). */
+  readonly invalid?: readonly InvalidPackage[];
   /** Readings discovery made on an author's behalf, one per package (absent from hand-built discoveries). */
   readonly notices?: readonly DiscoveryNotice[];
   /** The environment after package `.env.defaults` floors were filled beneath the supplied one. */

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { isJsonValue } from './json.js';
-import { ProblemDetailsSchema } from './problem.js';
+import { ProblemDetailsSchema, type ProblemDetails } from './problem.js';
+import { schemaAgrees, type MutuallyAssignable, type SameType } from './same-type.js';
 
 const StatusSchema = v.pipe(v.number(), v.integer('status must be an integer'), v.minValue(100), v.maxValue(599));
 
@@ -10,7 +11,11 @@ const SafeInteger = v.pipe(v.number(), v.safeInteger());
  * 1.x `scopeNormalizations`: a non-empty list of `{requested: [3 integers], canonical: [4
  * integers]}` where the canonical coordinates keep the requested ones as their prefix.
  */
-export const ScopeNormalizationsSchema = v.pipe(
+export interface ScopeNormalization {
+  requested: [number, number, number];
+  canonical: [number, number, number, number];
+}
+const scopeNormalizationsSchema = v.pipe(
   v.array(
     v.pipe(
       v.strictObject({
@@ -25,21 +30,29 @@ export const ScopeNormalizationsSchema = v.pipe(
   ),
   v.minLength(1, 'scopeNormalizations must not be empty'),
 );
-/** How a consumer normalised a requested scope (1.x `ScopeNormalization`). */
-export type ScopeNormalization = v.InferOutput<typeof ScopeNormalizationsSchema>[number];
+schemaAgrees<SameType<v.InferOutput<typeof scopeNormalizationsSchema>, ScopeNormalization[]>>();
+/** Schema of a result's `scopeNormalizations` ({@link ScopeNormalization}, at least one). */
+export const ScopeNormalizationsSchema: v.GenericSchema<ScopeNormalization[]> = scopeNormalizationsSchema;
 
 /**
  * The universal result of `run()` (§executor-results). A status of 400 or more carries exactly
  * one Problem whose status agrees; a status below 400 carries none. Further fields are the
  * scheme's own (1.x `[field: string]: unknown`).
  */
-export const SchemeResultSchema = v.looseObject({
+export interface SchemeResult {
+  status: number;
+  problem?: ProblemDetails;
+  scopeNormalizations?: ScopeNormalization[];
+  [field: string]: unknown;
+}
+const schemeResultSchema = v.looseObject({
   status: StatusSchema,
   problem: v.optional(ProblemDetailsSchema),
   scopeNormalizations: v.optional(ScopeNormalizationsSchema),
 });
-/** The universal result of `run()`. */
-export type SchemeResult = v.InferOutput<typeof SchemeResultSchema>;
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof schemeResultSchema>, SchemeResult>>();
+/** Schema of {@link SchemeResult}. */
+export const SchemeResultSchema: v.GenericSchema<SchemeResult> = schemeResultSchema;
 
 const RESULT_MEMBERS = new Set(['status', 'problem', 'exitCode', 'scopeNormalizations']);
 
@@ -47,7 +60,10 @@ const RESULT_MEMBERS = new Set(['status', 'problem', 'exitCode', 'scopeNormaliza
  * `SchemeResult` plus the optional exit code of a subprocess. As in 1.x, a result may carry
  * further fields of its own (plain JSON, or `undefined`); only `error` is forbidden.
  */
-export const ExecResultSchema = v.pipe(
+export interface ExecResult extends SchemeResult {
+  exitCode?: number;
+}
+const execResultSchema = v.pipe(
   v.looseObject({
     status: StatusSchema,
     problem: v.optional(ProblemDetailsSchema),
@@ -66,8 +82,9 @@ export const ExecResultSchema = v.pipe(
   v.check((r) => r.status >= 400 || r.problem === undefined, 'a status below 400 carries no problem'),
   v.check((r) => r.problem === undefined || r.problem.status === r.status, 'problem.status must equal status'),
 );
-/** `SchemeResult` plus the optional exit code of a subprocess. */
-export type ExecResult = v.InferOutput<typeof ExecResultSchema>;
+schemaAgrees<MutuallyAssignable<v.InferOutput<typeof execResultSchema>, ExecResult>>();
+/** Schema of {@link ExecResult}. */
+export const ExecResultSchema: v.GenericSchema<ExecResult> = execResultSchema;
 
 /** Outcome of {@link validateResult}: the result, or every reason it was refused. */
 export type ResultValidation = { ok: true; result: ExecResult } | { ok: false; issues: string[] };

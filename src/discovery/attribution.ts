@@ -7,7 +7,9 @@ const RESERVED_PREFIX = '@plurnk/';
 const AttributionTagSchema = v.pipe(v.string(), v.nonEmpty());
 
 /** The static `plurnk.attribution` shape: one non-empty string, an array of them, or null. */
-export const AttributionSchema = v.nullish(v.union([AttributionTagSchema, v.array(AttributionTagSchema)]));
+export const AttributionSchema: v.GenericSchema<string | string[] | null | undefined> = v.nullish(
+  v.union([AttributionTagSchema, v.array(AttributionTagSchema)]),
+);
 
 /**
  * Normalizes a package's `plurnk.attribution` (§plugin-attribution): a string becomes a

@@ -13,6 +13,13 @@ export interface AdmittedPackage {
   readonly manifest: ExecManifest;
 }
 
+/** Called, instead of throwing, with a package whose declarations are invalid; its tags are dropped. */
+export type OnInvalidPackage = (
+  pkg: ClaimedPackage,
+  errors: readonly PlurnkExecsError[],
+  names: readonly string[],
+) => void;
+
 /** One validated declaration and the package that owns it. */
 export interface OwnedDeclaration extends AdmittedPackage {
   readonly decl: RuntimeDecl;
@@ -36,16 +43,25 @@ export async function collectDeclarations(
   admitted: readonly AdmittedPackage[],
   env: NodeJS.ProcessEnv,
   hookTimeoutMs?: number,
+  onInvalid?: OnInvalidPackage,
 ): Promise<CollectedDeclarations> {
   const owned: OwnedDeclaration[] = [];
   const notices: DiscoveryNotice[] = [];
   for (const { pkg, manifest } of admitted) {
     const fromHook = manifest.runtimes === undefined;
-    const raw = fromHook
-      ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs)
-      : manifest.runtimes;
+    let raw: readonly unknown[] | undefined;
+    try {
+      raw = fromHook
+        ? await runRuntimesHook(pkg, manifest.runtimesModule as string, { env }, hookTimeoutMs)
+        : manifest.runtimes;
+    } catch (error) {
+      if (onInvalid === undefined || !(error instanceof PlurnkExecsError)) throw error;
+      onInvalid(pkg, [error], []);
+      continue;
+    }
     const hook = `plurnk.runtimesModule ${JSON.stringify(manifest.runtimesModule)}`;
     const failures: PlurnkExecsError[] = [];
+    const valid: OwnedDeclaration[] = [];
     const legacy: string[] = [];
     (raw ?? []).forEach((candidate, index) => {
       const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
@@ -53,12 +69,17 @@ export async function collectDeclarations(
         const read = isLegacyDeclaration(candidate) ? readLegacyDeclaration(candidate, pkg.packageName) : candidate;
         const decl = validateRuntimeDecl(read, { packageName: pkg.packageName, source });
         if (read !== candidate) legacy.push(decl.name);
-        owned.push({ pkg, manifest, decl });
+        valid.push({ pkg, manifest, decl });
       } catch (error) {
         failures.push(error as PlurnkExecsError);
       }
     });
+    if (failures.length > 0 && onInvalid !== undefined) {
+      onInvalid(pkg, failures, declaredNames(raw ?? []));
+      continue;
+    }
     throwAll(failures);
+    owned.push(...valid);
     if (legacy.length > 0) notices.push(legacyNotice(pkg.packageName, legacy));
   }
   return { owned, notices };
@@ -71,6 +92,15 @@ function legacyNotice(packageName: string, runtimes: readonly string[]): Discove
     runtimes: Object.freeze([...runtimes]),
     message: `package "${packageName}" declares ${tags} in the manifest shape published up to 1.5 (no summary or invocation): discovery derived a neutral summary, an optional body and an optional literal target, and the example from its "example" text where one was readable. Fix: declare "summary" and "invocation" for each runtime.`,
   });
+}
+
+/** The `name` strings among raw declarations, valid or not: what policy can judge a broken package by. */
+export function declaredNames(raw: readonly unknown[]): string[] {
+  return raw.flatMap((item) =>
+    typeof item === 'object' && item !== null && typeof (item as { name?: unknown }).name === 'string'
+      ? [(item as { name: string }).name]
+      : [],
+  );
 }
 
 // Every bad runtime of a package is reported at once, so an author fixes them in one pass.

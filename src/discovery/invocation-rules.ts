@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { checkInvocationBuckets, type BucketCode } from '../contracts/invocation-buckets.js';
-import { RuntimeInvocationSchema, type RuntimeInvocation } from '../contracts/invocation.js';
+import type { RuntimeInvocation } from '../contracts/invocation.js';
+import { runtimeInvocationShape } from '../contracts/invocation-shape.js';
 
 // How an example that misses its own buckets is described, per bucket code.
 const EXAMPLE_MISSES: Record<BucketCode, string> = {
@@ -18,8 +19,8 @@ const EXAMPLE_MISSES: Record<BucketCode, string> = {
  * example satisfies the invocation's own required, refused and exclusive buckets. Each
  * violation is an issue on the field that has to change.
  */
-export const InvocationRulesSchema = v.pipe(
-  RuntimeInvocationSchema,
+export const InvocationRulesSchema: v.GenericSchema<RuntimeInvocation> = v.pipe(
+  runtimeInvocationShape,
   v.forward(
     v.check(
       (inv) => inv.exclusive !== true || inv.target !== undefined,

@@ -11,7 +11,7 @@ const OneLine = v.pipe(v.string(), v.nonEmpty('must not be empty'), v.regex(/^[^
  * complete invocation that passes every declaration rule and declares its target bucket as
  * required and `literal`, and an example (if any) whose target is the tool's own.
  */
-export const ToolSchema = v.pipe(
+export const ToolSchema: v.GenericSchema<RuntimeToolRegistry['tools'][number]> = v.pipe(
   v.strictObject({
     target: OneLine,
     summary: OneLine,
@@ -20,7 +20,7 @@ export const ToolSchema = v.pipe(
   }),
   v.forward(
     v.check((tool) => tool.invocation.target !== undefined, 'is required: a tool declares its target bucket'),
-    ['invocation', 'target'],
+    forwardPath('invocation', 'target'),
   ),
   v.forward(
     v.check(
@@ -47,12 +47,13 @@ export const ToolSchema = v.pipe(
 
 // valibot types forward() paths only through required keys; these go through optional ones,
 // which forward() handles at run time (the issue lands on the field even when it is absent).
-function forwardPath(...keys: string[]): ['invocation', 'target'] {
-  return keys as ['invocation', 'target'];
+// The invocation is an opaque schema here (its declared interface), so every path below it is typed this way.
+function forwardPath(...keys: string[]): ['invocation'] {
+  return keys as ['invocation'];
 }
 
 /** A whole `toolRegistry()` snapshot: a closed object with unique tool targets. */
-export const ToolRegistrySchema = v.pipe(
+export const ToolRegistrySchema: v.GenericSchema<RuntimeToolRegistry> = v.pipe(
   v.strictObject({ tools: v.array(ToolSchema) }),
   v.rawCheck(({ dataset, addIssue }) => {
     if (!dataset.typed) return;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { PlurnkExecsError } from '../contracts/errors.js';
-import { RuntimeDeclSchema, type RuntimeDecl } from '../contracts/invocation.js';
+import type { RuntimeDecl } from '../contracts/invocation.js';
+import { runtimeDeclEntries } from '../contracts/invocation-shape.js';
 import { InvocationRulesSchema, normalizeInvocation } from './invocation-rules.js';
 import { formatIssueLines, reportIssues } from './issue-report.js';
 import { RuntimeTag } from './runtime-tag.js';
@@ -19,8 +20,8 @@ const TagSchema = v.pipe(
  * `name, glyph, summary, invocation, details`; a valid, unreserved tag; a one-line glyph; and
  * an invocation that satisfies every rule of §executor-invocation.
  */
-export const DeclarationSchema = v.strictObject({
-  ...RuntimeDeclSchema.entries,
+export const DeclarationSchema: v.GenericSchema<RuntimeDecl> = v.strictObject({
+  ...runtimeDeclEntries,
   name: TagSchema,
   glyph: v.optional(v.pipe(v.string(), v.regex(/^[^\r\n]*$/, 'must be one line'))),
   invocation: InvocationRulesSchema,

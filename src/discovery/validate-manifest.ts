@@ -10,7 +10,7 @@ import type { ClaimedPackage } from './read-manifest.js';
  * `attribution`. Keys it does not read are tolerated, as 1.x did (later 1.x blocks carry
  * more). Each runtime is validated on its own afterwards, so its errors name its tag.
  */
-export const ExecManifestSchema = v.pipe(
+export const ExecManifestSchema: v.GenericSchema<ExecManifestBlock> = v.pipe(
   v.looseObject({
     kind: v.literal('exec'),
     runtimes: v.optional(v.array(v.unknown())),
@@ -27,6 +27,16 @@ export const ExecManifestSchema = v.pipe(
     ['runtimes'],
   ),
 );
+
+/** A `plurnk` block as {@link ExecManifestSchema} admits it, before normalization. */
+export interface ExecManifestBlock {
+  kind: 'exec';
+  runtimes?: unknown[];
+  runtimesModule?: string;
+  attribution?: unknown;
+  /** Keys discovery does not read, tolerated as 1.x did. */
+  [key: string]: unknown;
+}
 
 /** What discovery needs from a valid `plurnk` block. */
 export interface ExecManifest {

@@ -1,3 +1,4 @@
+import { explainMissingTag } from '../discovery/known-leaves.js';
 import { existsSync } from 'node:fs';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
@@ -68,7 +69,7 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     await host.close();
     const why = discovery.registry.has(wanted)
       ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}`
-      : 'is not registered';
+      : `is not registered: ${explainMissingTag(wanted, discovery.searched ?? [])}`;
     throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
   }
   return host;

@@ -8,12 +8,14 @@ import type { Host, HostOptions } from './host-types.js';
  * broken hook) reject with the discovery error; boot failures with `boot-failed`.
  */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
-  const { cwd, packageDirs, env, hookTimeoutMs } = options;
+  const { cwd, packageDirs, env, hookTimeoutMs, tags, onInvalidLeaf } = options;
   const discovery = await discover({
     ...(cwd === undefined ? {} : { cwd }),
     ...(packageDirs === undefined ? {} : { packageDirs }),
     ...(env === undefined ? {} : { env }),
     ...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
+    ...(tags === undefined ? {} : { tags }),
+    ...(onInvalidLeaf === undefined ? {} : { onInvalidLeaf }),
   });
   return bootHost(discovery, options);
 }

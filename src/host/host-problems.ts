@@ -16,6 +16,7 @@ export const CONSUMER_CODES = {
   'target-required': 400,
   'input-required': 400,
   'input-conflict': 400,
+  'cwd-not-found': 400,
   'executor-threw': 500,
   'executor-invalid-result': 500,
   'execution-timeout': 504,
@@ -29,11 +30,22 @@ export const CONSUMER_CODES = {
 /** A Problem code the host mints. */
 export type ConsumerCode = keyof typeof CONSUMER_CODES;
 
+// The results the host minted, by identity: a leaf can put any type URI in its own Problem,
+// so who minted a result is never read from its wording (outcome-class.ts relies on this).
+const minted = new WeakMap<ExecResult, ConsumerCode>();
+
 /** A failure result the host minted, owned by `scheme:exec`, with the code's fixed status. */
 export function hostFailure(
   code: ConsumerCode,
   detail: string,
   extensions: Record<string, JsonValue> = {},
 ): ExecResult & { problem: ProblemDetails } {
-  return Results.failure(HOST_PROBLEM_OWNER, code, CONSUMER_CODES[code], detail, {}, extensions);
+  const result = Results.failure(HOST_PROBLEM_OWNER, code, CONSUMER_CODES[code], detail, {}, extensions);
+  minted.set(result, code);
+  return result;
+}
+
+/** The code of a result `hostFailure` minted (this very object), else undefined: the leaf's own result. */
+export function mintedCode(result: ExecResult): ConsumerCode | undefined {
+  return minted.get(result);
 }

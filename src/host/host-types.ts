@@ -1,4 +1,3 @@
-import type * as v from 'valibot';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { ChannelState } from '../contracts/channels.js';
 import type { Effect } from '../contracts/effect.js';
@@ -8,22 +7,76 @@ import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
-import type { ExecRequestSchema, HostOptionsSchema, RecyclePolicySchema, StreamAddressSchema } from './host-schemas.js';
+import type { OutcomeClass } from './outcome-class.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
-export type RecyclePolicy = v.InferOutput<typeof RecyclePolicySchema>;
+export type RecyclePolicy = 'each-run' | 'never' | { afterRuns: number };
 
 /**
  * Options of `createHost` (discovery's fields plus the host's own); `bootHost` reads the host's.
- * Derived from `HostOptionsSchema`, whose fields carry the documentation; only the two fields a
- * schema cannot type precisely are spelt out here.
+ * `HostOptionsSchema` validates them and is checked at compile time to agree with this
+ * interface, which is what the package ships (host-schemas.ts).
  */
-export type HostOptions = Omit<v.InferInput<typeof HostOptionsSchema>, 'env' | 'onProbe'> & {
+export interface HostOptions {
+  /** Discovery root (the nearest node_modules above it). Default: `process.cwd()`. */
+  cwd?: string;
+  /** Explicit package directories to discover instead of scanning node_modules. */
+  packageDirs?: string[];
   /** Policy and trust environment. Default: `process.env`. */
   env?: NodeJS.ProcessEnv;
+  /** How long one tag's `probe()` may take at boot. Default 3000. */
+  probeTimeoutMs?: number;
+  /**
+   * How long a thread may take to start, import and construct its leaf before a probe, an
+   * `effect()` call or a run gives up on it (a leaf that spins at import). Default 15 000.
+   */
+  loadTimeoutMs?: number;
+  /** A tag that must be registered and available, or boot fails naming it. */
+  defaultRuntime?: string;
+  /** When a thread that ran a run is replaced. Default `'each-run'`. */
+  recycle?: RecyclePolicy;
   /** Called once per tag as its boot verdict arrives (progress for long boots); a throw is ignored. */
   onProbe?: (tag: string, availability: Availability) => void;
-};
+  /** The only tags this host serves (policy still applies on top). Default: every installed tag. */
+  tags?: string[];
+  /**
+   * What an invalid leaf package does to the boot. `'fail'` (default) rejects with
+   * `invalid-declaration`, as the specification makes a bad declaration a fail-hard contract
+   * violation, so the author sees it at once; `'skip'` boots with the valid leaves and lists
+   * the bad package with every error in `host.discovery.invalid`. A package whose every tag is
+   * excluded by policy or `tags` never fails the boot.
+   */
+  onInvalidLeaf?: 'fail' | 'skip';
+  /** How long one package's `runtimesModule` hook may take during discovery. Default 10 000. */
+  hookTimeoutMs?: number;
+  /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
+  breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
+  /** What one thread and one run may use; every limit has a default (docs/faults.md). */
+  limits?: {
+    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */
+    heapMb?: number;
+    /** Cap on a thread's memory outside its JS heap (Buffers, ArrayBuffers, WebAssembly), as it reports it. Default 1024. */
+    externalMb?: number;
+    /** Cap on the host process's resident memory while runs are in flight. Default 80% of the machine's or container's memory. */
+    rssMb?: number;
+    /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
+    outputBytes?: number;
+    /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
+    noticeBytes?: number;
+    /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
+    problemBytes?: number;
+    /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
+    violationBytes?: number;
+    /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
+    consoleBytes?: number;
+    /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
+    graceMs?: number;
+    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 250. */
+    heartbeatMs?: number;
+    /** Silence after which a running thread is `executor-unresponsive` and terminated. Default 30 000. */
+    unresponsiveMs?: number;
+  };
+}
 
 /** The embedding service's own sinks; each receives what the host accepted, in order. */
 export interface EmbeddingSinks {
@@ -37,18 +90,38 @@ export interface EmbeddingSinks {
 }
 
 /** Where a run's stream lives: `<tag>:///<loop>/<turn>/<sequence>`. */
-export type StreamAddress = v.InferOutput<typeof StreamAddressSchema>;
+export interface StreamAddress {
+  loop: number;
+  turn: number;
+  sequence: number;
+}
 
-/**
- * One EXEC as the embedding service hands it to the host. Derived from `ExecRequestSchema`,
- * whose fields carry the documentation; only the fields a schema cannot type precisely are spelt out here.
- */
-export type ExecRequest = Omit<v.InferInput<typeof ExecRequestSchema>, 'env' | 'sinks'> & {
+/** One EXEC as the embedding service hands it to the host (`ExecRequestSchema` validates it). */
+export interface ExecRequest {
+  /** The runtime tag; '' means the default runtime (`defaultRuntime`, else `sh`, as 1.x). */
+  runtime: string;
+  /** The EXEC body. */
+  body: string;
+  /** The authored target, realized by the tag's declared target kind; null or absent for none. */
+  target?: string | null;
+  /** The run's working directory; null or absent for the host process's. */
+  cwd?: string | null;
   /** Exact child environment for the run; also the thread's `process.env` while it runs. */
   env?: NodeJS.ProcessEnv;
+  /** Cancellation: the reason reaches the leaf's `args.signal` unchanged. */
+  signal?: AbortSignal;
+  /** Deadline of the run; past it the run is aborted and settles 504 `execution-timeout`. */
+  timeoutMs?: number;
+  /** Where the run's stream lives; the outcome's `address` is built from it. */
+  address?: StreamAddress;
+  /**
+   * The admission fact the service already has (from `host.effect()` at proposal time): the
+   * host uses it and does not call `effect()` again. Absent ⇒ the host calls it once.
+   */
+  effect?: Effect;
   /** The embedding service's own sinks. */
   sinks?: EmbeddingSinks;
-};
+}
 
 /** One output part: consecutive writes that share a mimetype. */
 export interface ChannelPart {
@@ -68,6 +141,12 @@ export interface ChannelOutput {
 
 /** What `exec` resolves: never rejects for a leaf's fault, only for bad input or a closed host. */
 export interface ExecOutcome {
+  /**
+   * How the EXEC ended, in one word: branch on this, not on Problem type URIs. A closed set
+   * (`OUTCOME_CLASSES`): `ok`, `failed`, `cancelled`, `timeout`, `refused`, `leaf-fault`,
+   * `host-fault`; docs/host.md says what each means.
+   */
+  outcome: OutcomeClass;
   /** The validated result, or the failure the host minted for the run. */
   result: ExecResult;
   /** The one effect fact used, or null when the EXEC was refused before `effect()`. */

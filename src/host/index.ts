@@ -9,6 +9,7 @@ export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
 export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
 export { isCredentialName } from './threads/worker-env.js';
+export { PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from '../contracts/errors.js';
 export type {
   Availability,
   ChannelOutput,
@@ -23,5 +24,6 @@ export type {
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
+export { OUTCOME_CLASSES, type OutcomeClass } from './outcome-class.js';
 export { PROBE_FAULTS, RUN_END_REASONS, type ForcedEnd, type ProbeFault, type RunEndReason } from './fault-kinds.js';
 export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

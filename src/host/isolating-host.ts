@@ -1,3 +1,4 @@
+import { explainMissingTag } from '../discovery/known-leaves.js';
 import type { Effect } from '../contracts/effect.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
@@ -12,6 +13,7 @@ import { executeRun } from './dispatch/execute-run.js';
 import type { Availability, ExecOutcome, ExecRequest, Host } from './host-types.js';
 import type { ResolvedHostOptions } from './host-options.js';
 import { hostFailure } from './host-problems.js';
+import { classifyOutcome } from './outcome-class.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
@@ -146,7 +148,8 @@ export class IsolatingHost implements Host {
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
         lease.poisoned = call.poisoned;
-        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit)), null);
+        const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
+        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions), null);
       }
       const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
@@ -191,6 +194,7 @@ export class IsolatingHost implements Host {
         : null;
       const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd };
       return {
+        outcome: classifyOutcome(end.result, end.forcedEnd),
         result: end.result,
         effect: call.effect,
         address,
@@ -218,7 +222,7 @@ export class IsolatingHost implements Host {
       ? `is unavailable: ${booted.probe.verdict.detail ?? 'no detail'}`
       : this.discovery.disabled.includes(tag)
         ? 'is disabled by policy'
-        : 'is not registered';
+        : `is not registered: ${explainMissingTag(tag, this.discovery.searched ?? [])}`;
     throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
   }
 
@@ -249,5 +253,13 @@ function degradedFailure(tag: string, degraded: Degradation, detailLimit: number
 
 /** An outcome with no stream: the EXEC was refused, or failed before its run started. */
 function refused(result: ExecResult, effect: Effect | null): ExecOutcome {
-  return { result, effect, address: null, channels: {}, notices: [], violations: [] };
+  return {
+    outcome: classifyOutcome(result, null),
+    result,
+    effect,
+    address: null,
+    channels: {},
+    notices: [],
+    violations: [],
+  };
 }

@@ -1,5 +1,6 @@
 import type { HookBoot, HookReply } from '../contracts/hook-protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
+import { linkFramework } from './framework-link.js';
 
 /**
  * Imports a `runtimesModule` hook and calls its named `runtimes` export, or its default
@@ -9,6 +10,7 @@ import { serializeError } from '../contracts/serialized-error.js';
 export async function callHook(boot: HookBoot): Promise<HookReply> {
   let mod: Record<string, unknown>;
   try {
+    linkFramework(boot.url);
     mod = (await import(boot.url)) as Record<string, unknown>;
   } catch (error) {
     return { stage: 'load', error: serializeError(error) };

@@ -1,6 +1,7 @@
 import type { LoadStage, WorkerBoot } from '../contracts/protocol.js';
 import { serializeError, type SerializedError } from '../contracts/serialized-error.js';
 import type { BaseExecutor } from '../author/base-executor.js';
+import { linkFramework } from './framework-link.js';
 
 /** The leaf's executor, or why it could not be had; loading never rejects. */
 export type LoadedExecutor =
@@ -15,6 +16,7 @@ export type LoadedExecutor =
 export async function loadExecutor(boot: WorkerBoot): Promise<LoadedExecutor> {
   let Executor: unknown;
   try {
+    linkFramework(boot.entryUrl);
     Executor = ((await import(boot.entryUrl)) as { default?: unknown }).default;
   } catch (error) {
     return { ok: false, stage: 'import', error: serializeError(error) };

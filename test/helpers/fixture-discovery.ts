@@ -43,7 +43,9 @@ export function fixtureDiscovery(
   return {
     registry,
     packageAttributions,
+    searched: [],
     skipped: [],
+    invalid: [],
     disabled: [...(extra.disabled ?? [])].sort(),
     env: extra.env ?? { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' },
     envDefaults: [],

@@ -73,7 +73,7 @@ describe('SubprocessExecutor', () => {
     expect(recording.state('stdout')).toBe('errored');
   });
 
-  it('runs in the given cwd and refuses one that does not exist', async () => {
+  it("runs in the given cwd and refuses one that does not exist as the caller's 400", async () => {
     const dir = scratchDir('execs-cwd');
     const ok = runSh('pwd', { cwd: dir });
     expect((await ok.done).status).toBe(200);
@@ -81,7 +81,8 @@ describe('SubprocessExecutor', () => {
 
     const missing = runSh('pwd', { cwd: join(dir, 'missing') });
     const result = await missing.done;
-    expect(result.problem?.type).toMatch(/\/spawn-failed$/);
+    expect(result.problem?.type).toMatch(/\/cwd-not-found$/);
+    expect(result.status).toBe(400);
     expect(result.problem?.detail).toContain(join(dir, 'missing'));
     expect(groups).toHaveLength(1);
   });

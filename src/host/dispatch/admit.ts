@@ -5,7 +5,7 @@ import type { Discovery, RegistryEntry } from '../../contracts/registry.js';
 import type { ExecResult } from '../../contracts/result.js';
 import type { Availability } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
-import { realizeTarget } from './realize-target.js';
+import { isDirectory, realizeTarget } from './realize-target.js';
 
 /** An EXEC refused before `effect()`, or the registry entry and realized target it runs with. */
 export type Admission =
@@ -15,7 +15,8 @@ export type Admission =
  * Dispatch checks in the consumer's order: the tag is registered (else 501
  * `runtime-disabled` when policy removed it, `runtime-not-registered` otherwise), available
  * (else 501 `runtime-unavailable` with the probe's detail), the body and target fit the
- * invocation buckets (400), and the target can be realized (400 `target-not-supported`).
+ * invocation buckets (400), the `cwd` is a directory (400 `cwd-not-found`), and the target
+ * can be realized (400 `target-not-supported`).
  * For a tool family (`toolRegistry()`), the target selects one exact tool and that tool's
  * invocation replaces the runtime's for the bucket checks; there is no generic fallback.
  */
@@ -62,6 +63,10 @@ export function admit(
   }
   const violation = checkInvocationBuckets(tag, invocation, request.body, request.target);
   if (violation) return refuse(hostFailure(violation.code, bound(violation.detail)));
+  if (request.cwd !== null && !isDirectory(request.cwd)) {
+    const detail = `the EXEC's cwd ${JSON.stringify(request.cwd)} does not exist or is not a directory; pass an existing directory, or null for the host process's`;
+    return refuse(hostFailure('cwd-not-found', bound(detail)));
+  }
   const realized = realizeTarget(tag, invocation, request.target, request.cwd);
   if (!realized.ok) return refuse(hostFailure('target-not-supported', bound(realized.detail)));
   return { ok: true, entry, target: realized.target, cwd: realized.cwd };

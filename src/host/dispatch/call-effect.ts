@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
+import { leafFrames } from '../leaf-stack.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { borrowForCall, callInThread, describeFailedReply, type ThreadCall } from '../threads/bounded-call.js';
 import type { TagWorkers } from '../threads/tag-workers.js';
@@ -8,7 +9,14 @@ import type { WorkerHandle } from '../threads/worker-handle.js';
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
 export type EffectCall =
   | { ok: true; effect: Effect }
-  | { ok: false; code: 'executor-threw' | 'executor-invalid-result'; detail: string; poisoned: boolean };
+  | {
+      ok: false;
+      code: 'executor-threw' | 'executor-invalid-result';
+      detail: string;
+      poisoned: boolean;
+      /** The leaf's own frames when `effect()` (or the leaf's import) threw. */
+      stack?: string[];
+    };
 
 /** How long effect() may take and when the host gives up on it. */
 export interface EffectOptions {
@@ -57,13 +65,11 @@ function effectCall(target: string | null, options: EffectOptions): ThreadCall {
 function judgeEffect(call: Awaited<ReturnType<typeof callInThread>>): EffectCall {
   if (call.kind !== 'reply') return { ok: false, code: 'executor-threw', detail: call.detail, poisoned: true };
   const { reply } = call;
-  if (!reply.ok)
-    return {
-      ok: false,
-      code: 'executor-threw',
-      detail: describeFailedReply(reply, 'effect()', 'returned'),
-      poisoned: false,
-    };
+  if (!reply.ok) {
+    const stack = leafFrames(reply.error.stack);
+    const detail = describeFailedReply(reply, 'effect()', 'returned');
+    return { ok: false, code: 'executor-threw', detail, poisoned: false, ...(stack.length > 0 ? { stack } : {}) };
+  }
   const parsed = v.safeParse(EffectSchema, reply.value);
   if (parsed.success) return { ok: true, effect: parsed.output };
   return {

@@ -7,6 +7,7 @@ import { openControlPort } from '../ports/control-port.js';
 import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
 import type { EmbeddingSinks, RunContainment } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
+import { leafFrames } from '../leaf-stack.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
@@ -212,7 +213,8 @@ function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBy
   if (!reply.ok) {
     const text = bound(describeFailedReply(reply, 'run()', 'resolved'));
     if (reply.stage === 'reply') return hostFailure('executor-invalid-result', text);
-    return hostFailure('executor-threw', text, { error: reply.error.name });
+    const stack = leafFrames(reply.error.stack);
+    return hostFailure('executor-threw', text, { error: reply.error.name, ...(stack.length > 0 ? { stack } : {}) });
   }
   const validation = validateResult(reply.value);
   if (validation.ok) {

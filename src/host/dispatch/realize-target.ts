@@ -51,7 +51,8 @@ export function realizeTarget(
   return { ok: true, target: path, cwd };
 }
 
-function isDirectory(path: string): boolean {
+/** Whether `path` is an existing directory (a symlink to one counts). */
+export function isDirectory(path: string): boolean {
   try {
     return statSync(path).isDirectory();
   } catch {

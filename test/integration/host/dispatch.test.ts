@@ -28,6 +28,7 @@ describe('dispatch', () => {
   it('refuses an unknown tag with 501 runtime-not-registered, listing the available runtimes', async () => {
     const out = await host.exec({ runtime: 'fortran', body: 'x' });
     expect(out).toEqual({
+      outcome: 'refused',
       result: {
         status: 501,
         problem: {
@@ -68,8 +69,10 @@ describe('dispatch', () => {
     ['target-required', { runtime: 'echo-target', body: 'x' }],
     ['input-required', { runtime: 'echo', body: '', target: null }],
     ['input-conflict', { runtime: 'echo-either', body: 'x', target: 't' }],
+    ['cwd-not-found', { runtime: 'echo', body: 'x', cwd: '/nonexistent/plurnk-execs-cwd' }],
   ])('refuses with 400 %s before effect()', async (code, request) => {
     const out = await host.exec(request);
+    expect(out.outcome).toBe('refused');
     expect(out.result.status).toBe(400);
     expect(out.result.problem?.type).toBe(`https://problems.plurnk.xyz/scheme/exec/${code}`);
     expect(out.effect).toBeNull();
@@ -133,7 +136,8 @@ describe('dispatch', () => {
     const error = await namedError(host.exec({ runtime: 'echo', body: 42 } as never), 'invalid-request');
     expect(error.message).toMatch(/body/);
     const typo = await namedError(host.exec({ runtime: 'echo', body: 'x', timeout: 5 } as never), 'invalid-request');
-    expect(typo.message).toMatch(/timeout/);
+    expect(typo.message).toMatch(/timeout: unknown key "timeout"; the allowed keys are runtime, body, .*timeoutMs/);
+    expect(typo.message).not.toMatch(/Expected never/);
   });
 
   it('rejects host.effect for a tag it cannot serve with runtime-unavailable', async () => {

@@ -26,7 +26,6 @@ const CASES: {
     env: { ONLY_HERE: 'given', PATH: process.env.PATH ?? '' },
   },
   { name: 'a cwd', runtime: 'sh', body: 'pwd', cwd: scratch },
-  { name: 'a missing cwd', runtime: 'sh', body: 'pwd', cwd: join(scratch, 'missing') },
   { name: 'a target program with the body as stdin', runtime: 'sh', body: 'piped', target: 'cat; echo done' },
   { name: 'node -e', runtime: 'node', body: 'process.stdout.write(String(6 * 7)); process.exitCode = 2' },
 ];
@@ -73,6 +72,17 @@ describe('SubprocessExecutor through the host', () => {
       state: out.channels[name]!.state,
     }));
     expect(isolated).toEqual(local);
+  });
+
+  it("refuses a missing cwd as the caller's 400 cwd-not-found, in-process and (before effect()) through the host", async () => {
+    const cwd = join(scratch, 'missing');
+    const { args } = recordingArgs({ runtime: 'sh', body: 'pwd', target: null, cwd });
+    const local = await new SubprocessExecutor({ runtime: 'sh', glyph: '' }).run(args);
+    expect(local.problem?.type).toBe('https://problems.plurnk.xyz/executor/subprocess/cwd-not-found');
+    const out = await host.exec({ runtime: 'sh', body: 'pwd', cwd });
+    expect(out).toMatchObject({ outcome: 'refused', effect: null, result: { status: 400 } });
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/cwd-not-found');
+    expect(out.result.problem?.detail).toContain(cwd);
   });
 
   it('hands an already-aborted caller signal to the leaf already aborted, so nothing is spawned', async () => {

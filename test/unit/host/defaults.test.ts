@@ -41,8 +41,8 @@ describe('host defaults', () => {
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);
   });
 
-  it.each(Object.entries(LIMITS))('says limits.%s defaults to %i in the JSDoc of HostOptionsSchema', (name, value) => {
-    const doc = new RegExp(`/\\*\\*([^*]|\\*(?!/))*\\*/\\s*${name}:`).exec(source('src/host/host-schemas.ts'))?.[0];
+  it.each(Object.entries(LIMITS))('says limits.%s defaults to %i in the JSDoc of HostOptions', (name, value) => {
+    const doc = new RegExp(`/\\*\\*([^*]|\\*(?!/))*\\*/\\s*${name}\\??:`).exec(source('src/host/host-types.ts'))?.[0];
     const stated = /Default ([\d ,]+?) ?(KiB|MiB)?\./.exec(doc ?? '');
     expect(stated, `no "Default N" in the JSDoc of limits.${name}`).not.toBeNull();
     const number = Number(stated![1]!.replace(/[ ,]/g, '')) * (UNITS[stated![2] ?? ''] ?? 1);

@@ -69,7 +69,7 @@ export async function probeTag(tag: string, workers: TagWorkers, options: ProbeO
     alwaysAnnounce: true,
     graceMs: options.graceMs,
   });
-  const probeMs = elapsed(call.startedAt);
+  const probeMs = call.callMs;
   if (call.kind === 'reply') return judgeProbe(call.reply, probeMs, options.detailLimit, tag);
   const fault = call.kind === 'died' ? 'thread-died' : call.kind === 'load-timeout' ? 'load-timeout' : 'probe-timeout';
   return { verdict: { available: false, fault, detail: call.detail, probeMs } };
@@ -132,7 +132,3 @@ const LOAD_FAULTS: Record<Extract<FailureStage, 'import' | 'construct'>, ProbeFa
   import: 'import-failed',
   construct: 'constructor-threw',
 };
-
-function elapsed(since: number | undefined): number {
-  return since === undefined ? 0 : Math.round(performance.now() - since);
-}

@@ -30,13 +30,13 @@ export interface ThreadCall {
 }
 
 /** How a bounded call ended. Only `reply` leaves the thread reusable; the others poison it. */
-export type CallOutcome =
-  | { readonly kind: 'reply'; readonly reply: TaskReply; readonly startedAt: number | undefined }
-  | {
-      readonly kind: 'load-timeout' | 'call-timeout' | 'died';
-      readonly detail: string;
-      readonly startedAt: number | undefined;
-    };
+export type CallOutcome = (
+  | { readonly kind: 'reply'; readonly reply: TaskReply }
+  | { readonly kind: 'load-timeout' | 'call-timeout' | 'died'; readonly detail: string }
+) & {
+  /** ms from the moment the call started in the thread to its end, read before the release and the reap; 0 when it never started. */
+  readonly callMs: number;
+};
 
 /**
  * Makes one bounded call in `handle`'s thread: a fresh control port, the post, the load
@@ -57,6 +57,7 @@ export async function callInThread(
   // Latency counts from the moment the call starts; a leaf that never loaded has none.
   let startedAt: number | undefined;
   void control.started.then(() => (startedAt = performance.now()));
+  const callMs = () => (startedAt === undefined ? 0 : Math.round(performance.now() - startedAt));
   let stage: 'load-timeout' | 'call-timeout' = 'load-timeout';
   try {
     // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
@@ -71,17 +72,17 @@ export async function callInThread(
       );
     stage = 'call-timeout';
     const reply = await withDeadline(task, call.timeoutMs, call.overrun, call.closing);
-    return { kind: 'reply', reply, startedAt };
+    return { kind: 'reply', reply, callMs: callMs() };
   } catch (error) {
     poisoned = true;
     // Ask the call to reap its own work; the thread is retired and its groups reaped regardless.
     control.abort(new DOMException(`the ${call.name} timed out`, 'TimeoutError'));
-    if (error instanceof TimeoutError) return { kind: stage, detail: error.message, startedAt };
+    if (error instanceof TimeoutError) return { kind: stage, detail: error.message, callMs: callMs() };
     const during = call.name === 'probe' ? 'while probing' : `during ${call.name}`;
     return {
       kind: 'died',
       detail: `the worker thread died ${during}: ${handle.deathReason ?? String(error)}`,
-      startedAt,
+      callMs: callMs(),
     };
   } finally {
     control.close();

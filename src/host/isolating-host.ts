@@ -5,8 +5,8 @@ import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
 import type { ExecResult } from '../contracts/result.js';
-import { admit } from './dispatch/admit.js';
-import { callEffect } from './dispatch/call-effect.js';
+import { admit, type Admission } from './dispatch/admit.js';
+import { borrowEffect, callEffect } from './dispatch/call-effect.js';
 import type { CrashBreaker, Degradation } from './crash-breaker.js';
 import { parseExecRequest, type ParsedExecRequest } from './dispatch/exec-request.js';
 import { executeRun } from './dispatch/execute-run.js';
@@ -19,6 +19,7 @@ import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
+import { withLease, type Lease } from './threads/bounded-call.js';
 
 /** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
 export interface BootedTag {
@@ -107,17 +108,10 @@ export class IsolatingHost implements Host {
   private async classify(tag: string, target: string | null): Promise<Effect> {
     this.assertOpen();
     const booted = this.usable(tag);
-    const handle = booted.workers.acquire('call');
-    let poisoned = false;
-    try {
-      const call = await callEffect(handle, target, this.effectOptions());
-      if (call.ok) return call.effect;
-      this.assertOpen();
-      poisoned = call.poisoned;
-      throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.detailLimit)}`);
-    } finally {
-      void booted.workers.release(handle, { ranRun: false, poisoned });
-    }
+    const call = await borrowEffect(booted.workers, target, this.effectOptions());
+    if (call.ok) return call.effect;
+    this.assertOpen();
+    throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.detailLimit)}`);
   }
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
@@ -135,9 +129,18 @@ export class IsolatingHost implements Host {
     const degraded = this.breaker.degradation(tag);
     if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.detailLimit), null);
     const booted = this.tags.get(tag)!;
-    const handle = booted.workers.acquire('run');
-    let ranRun = false;
-    let poisoned = false;
+    return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission));
+  }
+
+  /** The EXEC in its leased thread: the effect (unless given), the run, its reap. */
+  private async runIn(
+    lease: Lease,
+    booted: BootedTag,
+    request: ParsedExecRequest,
+    admission: Extract<Admission, { ok: true }>,
+  ): Promise<ExecOutcome> {
+    const { handle } = lease;
+    const tag = request.runtime;
     let groups: ReadonlySet<number> = new Set();
     try {
       // The effect is an admission fact taken once: a service that took it at proposal time passes it.
@@ -148,15 +151,15 @@ export class IsolatingHost implements Host {
       if (this.closing.signal.aborted)
         return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
       if (!call.ok) {
-        poisoned = call.poisoned;
+        lease.poisoned = call.poisoned;
         const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
         return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions), null);
       }
       const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
       // happens in the await, it is never handed to another run under 'each-run'.
-      ranRun = true;
-      poisoned = true;
+      lease.ranRun = true;
+      lease.poisoned = true;
       const end = await executeRun({
         handle,
         request: {
@@ -177,7 +180,7 @@ export class IsolatingHost implements Host {
         limits: this.options,
         memory: this.memory,
       });
-      poisoned = end.poisoned;
+      lease.poisoned = end.poisoned;
       groups = end.groups;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
@@ -205,7 +208,6 @@ export class IsolatingHost implements Host {
         containment,
       };
     } finally {
-      void booted.workers.release(handle, { ranRun, poisoned });
       // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
       await reapGroups(groups, this.options.graceMs).catch(() => {});
     }

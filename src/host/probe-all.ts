@@ -2,18 +2,15 @@ import * as v from 'valibot';
 import { ChannelDeclsSchema, type ChannelDecl } from '../contracts/channels.js';
 import { RuntimeAvailabilitySchema } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
-import type { FailureStage, ProbeReport, TaskReply } from '../contracts/protocol.js';
+import { isLoadStage, type FailureStage, type ProbeReport, type TaskReply } from '../contracts/protocol.js';
 import { describeIssue } from '../contracts/result.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { describeError, serializeError } from '../contracts/serialized-error.js';
-import { TimeoutError, withDeadline } from '../runtime/deadline.js';
-import { openControlPort } from './ports/control-port.js';
 import type { ProbeFault } from './fault-kinds.js';
 import type { Availability } from './host-types.js';
-import { reapGroups } from './threads/reaper.js';
-import { newRunMarker } from '../runtime/run-marker.js';
 import { describeLeafValue } from '../runtime/describe-leaf-value.js';
 import type { TagWorkers } from './threads/tag-workers.js';
+import { borrowForCall, describeFailedReply } from './threads/bounded-call.js';
 import { validateToolRegistry } from '../discovery/tool-registry.js';
 
 /** What probing one tag at boot found: its verdict and, when the leaf loaded, its declared channels and tool family. */
@@ -63,42 +60,19 @@ export async function probeAll(
  * makes only this tag unavailable; its thread is retired and the groups it started reaped.
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
-  const handle = workers.acquire('call');
-  const marker = newRunMarker();
-  const control = openControlPort(marker);
-  const since = Date.now();
-  let poisoned = false;
-  // Latency counts from the moment probe() starts; a leaf that never loaded has none.
-  let startedAt: number | undefined;
-  void control.started.then(() => (startedAt = performance.now()));
-  let fault: ProbeFault = 'load-timeout';
-  try {
-    const task = handle.post({ kind: 'probe', control: control.workerPort, marker }, [control.workerPort]);
-    await withDeadline(
-      Promise.race([control.started, task]),
-      options.loadTimeoutMs,
-      `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
-    );
-    fault = 'probe-timeout';
-    const reply = await withDeadline(task, options.probeTimeoutMs, `probe exceeded ${options.probeTimeoutMs}ms`);
-    return judgeProbe(reply, elapsed(startedAt), options.detailLimit, tag);
-  } catch (error) {
-    poisoned = true;
-    // Ask the probe to reap its own work; the thread is terminated and its groups reaped below regardless.
-    control.abort(new DOMException('the probe timed out', 'TimeoutError'));
-    const timedOut = error instanceof TimeoutError;
-    const detail = timedOut
-      ? error.message
-      : `the worker thread died while probing: ${handle.deathReason ?? String(error)}`;
-    return {
-      verdict: { available: false, fault: timedOut ? fault : 'thread-died', detail, probeMs: elapsed(startedAt) },
-    };
-  } finally {
-    control.close();
-    await workers.release(handle, { ranRun: false, poisoned });
-    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
-    await reapGroups(control.groups, options.graceMs, swept, since);
-  }
+  const call = await borrowForCall(workers, {
+    task: (control, marker) => ({ kind: 'probe', control, marker }),
+    name: 'probe',
+    timeoutMs: options.probeTimeoutMs,
+    overrun: `probe exceeded ${options.probeTimeoutMs}ms`,
+    loadTimeoutMs: options.loadTimeoutMs,
+    alwaysAnnounce: true,
+    graceMs: options.graceMs,
+  });
+  const probeMs = call.callMs;
+  if (call.kind === 'reply') return judgeProbe(call.reply, probeMs, options.detailLimit, tag);
+  const fault = call.kind === 'died' ? 'thread-died' : call.kind === 'load-timeout' ? 'load-timeout' : 'probe-timeout';
+  return { verdict: { available: false, fault, detail: call.detail, probeMs } };
 }
 
 function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag: string): ProbeOutcome {
@@ -106,14 +80,12 @@ function judgeProbe(reply: TaskReply, probeMs: number, detailLimit: number, tag:
     verdict: { available: false, fault, detail: ErrorDetail.preview(detail, detailLimit), probeMs },
   });
   if (!reply.ok) {
-    if (reply.stage === 'import' || reply.stage === 'construct')
-      return unavailable(LOAD_FAULTS[reply.stage], `the leaf could not be loaded: ${describeError(reply.error)}`);
-    if (reply.stage === 'reply')
-      return unavailable(
-        'invalid-reply',
-        `probe answered a value that cannot cross the thread: ${describeError(reply.error)}`,
-      );
-    return unavailable('probe-threw', `probe threw: ${describeError(reply.error)}`);
+    const fault = isLoadStage(reply.stage)
+      ? LOAD_FAULTS[reply.stage]
+      : reply.stage === 'reply'
+        ? 'invalid-reply'
+        : 'probe-threw';
+    return unavailable(fault, describeFailedReply(reply, 'probe', 'answered'));
   }
   // The reply crossed from the thread unvalidated: read its fields only from an object.
   const report = (typeof reply.value === 'object' && reply.value !== null ? reply.value : {}) as Partial<ProbeReport>;
@@ -160,7 +132,3 @@ const LOAD_FAULTS: Record<Extract<FailureStage, 'import' | 'construct'>, ProbeFa
   import: 'import-failed',
   construct: 'constructor-threw',
 };
-
-function elapsed(since: number | undefined): number {
-  return since === undefined ? 0 : Math.round(performance.now() - since);
-}

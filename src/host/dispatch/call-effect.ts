@@ -1,13 +1,9 @@
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
-import { isLoadStage } from '../../contracts/protocol.js';
-import { describeError } from '../../contracts/serialized-error.js';
 import { leafFrames } from '../leaf-stack.js';
-import { openControlPort } from '../ports/control-port.js';
-import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
-import { reapGroups } from '../threads/reaper.js';
-import { newRunMarker } from '../../runtime/run-marker.js';
+import { borrowForCall, callInThread, describeFailedReply, type ThreadCall } from '../threads/bounded-call.js';
+import type { TagWorkers } from '../threads/tag-workers.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
@@ -22,60 +18,64 @@ export type EffectCall =
       stack?: string[];
     };
 
+/** How long effect() may take and when the host gives up on it. */
+export interface EffectOptions {
+  readonly timeoutMs: number;
+  readonly loadTimeoutMs: number;
+  readonly graceMs: number;
+  readonly closing: AbortSignal;
+}
+
 /**
- * Calls `effect(target)` once in `handle`'s thread (§executor-effect). It must be synchronous
- * and cheap, so it gets `timeoutMs` from the moment it starts; a thread that overruns (a
- * synchronous loop), dies, or is still busy when the host closes is retired by the caller.
- * `effect()` must not start processes; any group it reports is reaped all the same.
+ * Calls `effect(target)` once in `handle`'s thread (§executor-effect), the run's own thread
+ * (the run's lease retires it when the call poisoned it). It must be synchronous and cheap,
+ * so it gets `timeoutMs` from the moment it starts; a thread that overruns (a synchronous
+ * loop), dies, or is still busy when the host closes is poisoned. `effect()` must not start
+ * processes; any group it reports is reaped all the same.
  */
 export async function callEffect(
   handle: WorkerHandle,
   target: string | null,
-  options: { timeoutMs: number; loadTimeoutMs: number; graceMs: number; closing: AbortSignal },
+  options: EffectOptions,
 ): Promise<EffectCall> {
-  const { timeoutMs, closing } = options;
-  const marker = newRunMarker();
-  const control = openControlPort(marker);
-  const since = Date.now();
-  let poisoned = false;
-  try {
-    // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
-    const loaded = handle.loaded;
-    const task = handle.post({ kind: 'effect', target, control: control.workerPort, announce: !loaded, marker }, [
-      control.workerPort,
-    ]);
-    if (!loaded)
-      await withDeadline(
-        Promise.race([control.started, task]),
-        options.loadTimeoutMs,
-        `the leaf did not load within loadTimeoutMs ${options.loadTimeoutMs}ms`,
-        closing,
-      );
-    const reply = await withDeadline(task, timeoutMs, `effect() did not return within ${timeoutMs}ms`, closing);
-    if (!reply.ok) {
-      const what = isLoadStage(reply.stage) ? 'the leaf could not be loaded' : 'effect() threw';
-      const stack = leafFrames(reply.error.stack);
-      const detail = `${what}: ${describeError(reply.error)}`;
-      return { ok: false, code: 'executor-threw', detail, poisoned: false, ...(stack.length > 0 ? { stack } : {}) };
-    }
-    const parsed = v.safeParse(EffectSchema, reply.value);
-    if (parsed.success) return { ok: true, effect: parsed.output };
-    return {
-      ok: false,
-      code: 'executor-invalid-result',
-      detail: `effect() returned ${describeLeafValue(reply.value)}, not 'pure', 'read' or 'host'`,
-      poisoned: false,
-    };
-  } catch (error) {
-    const detail =
-      error instanceof TimeoutError
-        ? error.message
-        : `the worker thread died during effect(): ${handle.deathReason ?? String(error)}`;
-    poisoned = true;
-    return { ok: false, code: 'executor-threw', detail, poisoned: true };
-  } finally {
-    control.close();
-    const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
-    await reapGroups(control.groups, options.graceMs, swept, since);
+  return judgeEffect(await callInThread(handle, effectCall(target, options)));
+}
+
+/** `host.effect()`: borrows a thread of `workers` for the one call and gives it back. */
+export async function borrowEffect(
+  workers: TagWorkers,
+  target: string | null,
+  options: EffectOptions,
+): Promise<EffectCall> {
+  return judgeEffect(await borrowForCall(workers, effectCall(target, options), false));
+}
+
+function effectCall(target: string | null, options: EffectOptions): ThreadCall {
+  return {
+    task: (control, marker, announce) => ({ kind: 'effect', target, control, announce, marker }),
+    name: 'effect()',
+    timeoutMs: options.timeoutMs,
+    overrun: `effect() did not return within ${options.timeoutMs}ms`,
+    loadTimeoutMs: options.loadTimeoutMs,
+    graceMs: options.graceMs,
+    closing: options.closing,
+  };
+}
+
+function judgeEffect(call: Awaited<ReturnType<typeof callInThread>>): EffectCall {
+  if (call.kind !== 'reply') return { ok: false, code: 'executor-threw', detail: call.detail, poisoned: true };
+  const { reply } = call;
+  if (!reply.ok) {
+    const stack = leafFrames(reply.error.stack);
+    const detail = describeFailedReply(reply, 'effect()', 'returned');
+    return { ok: false, code: 'executor-threw', detail, poisoned: false, ...(stack.length > 0 ? { stack } : {}) };
   }
+  const parsed = v.safeParse(EffectSchema, reply.value);
+  if (parsed.success) return { ok: true, effect: parsed.output };
+  return {
+    ok: false,
+    code: 'executor-invalid-result',
+    detail: `effect() returned ${describeLeafValue(reply.value)}, not 'pure', 'read' or 'host'`,
+    poisoned: false,
+  };
 }

@@ -1,7 +1,6 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
-import { isLoadStage, type RunRequest, type TaskReply } from '../../contracts/protocol.js';
+import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
-import { describeError } from '../../contracts/serialized-error.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation, type WatchEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
@@ -16,6 +15,7 @@ import { openGroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
+import { describeFailedReply, isOutOfMemory } from '../threads/bounded-call.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -211,21 +211,10 @@ function judge(settled: Settled, context: RunContext): ExecResult {
 
 function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBytes: number): ExecResult {
   if (!reply.ok) {
-    if (reply.stage === 'reply')
-      return hostFailure(
-        'executor-invalid-result',
-        bound(`run() resolved a value that cannot cross the thread: ${describeError(reply.error)}`),
-      );
-    const what = isLoadStage(reply.stage)
-      ? 'the leaf could not be loaded'
-      : reply.stage === 'call'
-        ? 'run() threw'
-        : `an ${reply.stage.replace('-', ' ')} escaped run() (from a timer or callback it started)`;
+    const text = bound(describeFailedReply(reply, 'run()', 'resolved'));
+    if (reply.stage === 'reply') return hostFailure('executor-invalid-result', text);
     const stack = leafFrames(reply.error.stack);
-    return hostFailure('executor-threw', bound(`${what}: ${describeError(reply.error)}`), {
-      error: reply.error.name,
-      ...(stack.length > 0 ? { stack } : {}),
-    });
+    return hostFailure('executor-threw', text, { error: reply.error.name, ...(stack.length > 0 ? { stack } : {}) });
   }
   const validation = validateResult(reply.value);
   if (validation.ok) {
@@ -297,9 +286,4 @@ const WATCH_END_REASONS = {
 
 function isEscape(reply: TaskReply): boolean {
   return !reply.ok && (reply.stage === 'uncaught-exception' || reply.stage === 'unhandled-rejection');
-}
-
-/** Node ends a thread that hits its `resourceLimits` heap with ERR_WORKER_OUT_OF_MEMORY. */
-function isOutOfMemory(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
 }

@@ -1,16 +1,31 @@
 import type { RecyclePolicy } from '../host-types.js';
 import { reapGroups } from './reaper.js';
+import {
+  IDLE_BUSY_SHARE,
+  IDLE_BUSY_STRIKES,
+  IDLE_SAMPLE_MS,
+  judgeIdleLoad,
+  needsSpare,
+  pickThread,
+  shouldRetire,
+} from './thread-policy.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
-
-/** How often idle threads' event loops are sampled. */
-const IDLE_SAMPLE_MS = 1000;
-/** Past this share of wall time busy, an idle thread is doing work nobody asked for. */
-const IDLE_BUSY_SHARE = 0.5;
-/** Samples in a row past the share before the thread is retired: one busy second may be a leaf's late cleanup. */
-const IDLE_BUSY_STRIKES = 2;
 
 /** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
 export type Purpose = 'run' | 'call';
+
+/**
+ * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
+ * perhaps still `starting` — warming up — inside its handle) or `busy` (lent out). A retired
+ * thread leaves the table; its handle goes `retiring`, then `dead` (see {@link WorkerHandle.state}).
+ */
+interface ThreadEntry {
+  state: 'idle' | 'busy';
+  /** Lent to a run: its release starts a spare when none is left. */
+  lentToRun: boolean;
+  /** Idle samples in a row whose event loop was past the busy share. */
+  idleStrikes: number;
+}
 
 /**
  * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
@@ -22,13 +37,9 @@ export type Purpose = 'run' | 'call';
  * replacing happen a turn after the release, off the path of the EXEC that gave it back.
  */
 export class TagWorkers {
-  private readonly available: WorkerHandle[] = [];
-  private readonly busy = new Set<WorkerHandle>();
-  /** Threads lent to runs: their release starts a spare when none is left. */
-  private readonly lentToRuns = new Set<WorkerHandle>();
+  /** Every live thread of the tag, idle ones in the order they were given back (the policy reads that order). */
+  private readonly threads = new Map<WorkerHandle, ThreadEntry>();
   private readonly retiring = new Set<Promise<void>>();
-  /** Idle threads whose last samples were busy, and how many in a row. */
-  private readonly busyWhileIdle = new Map<WorkerHandle, number>();
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -49,12 +60,11 @@ export class TagWorkers {
   acquire(purpose: Purpose): WorkerHandle {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
     this.pruneDead();
-    const index = this.pickIndex();
-    const handle = index === -1 ? new WorkerHandle(this.spec) : this.available.splice(index, 1)[0]!;
+    const idle = this.idle();
+    const index = pickThread(idle);
+    const handle = index === -1 ? new WorkerHandle(this.spec) : idle[index]!;
     handle.markBusy();
-    this.busyWhileIdle.delete(handle);
-    this.busy.add(handle);
-    if (purpose === 'run') this.lentToRuns.add(handle);
+    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
     return handle;
   }
 
@@ -64,14 +74,17 @@ export class TagWorkers {
    * used up by the recycle policy, or the tag is closed; otherwise it waits for the next task.
    */
   release(handle: WorkerHandle, outcome: { ranRun: boolean; poisoned: boolean }): Promise<void> {
-    this.busy.delete(handle);
+    const entry = this.threads.get(handle);
+    // Taken out and put back last: the idle order is the order threads were given back.
+    this.threads.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
-    const retire = this.closed || outcome.poisoned || handle.deathReason !== undefined || this.usedUp(handle);
+    const facts = { closed: this.closed, poisoned: outcome.poisoned, dead: handle.deathReason !== undefined };
+    const retire = shouldRetire({ ...facts, runs: handle.runs }, this.recycle);
     if (!retire) {
       handle.markIdle();
-      this.available.push(handle);
+      this.threads.set(handle, { state: 'idle', lentToRun: false, idleStrikes: 0 });
     }
-    const wantsSpare = this.lentToRuns.delete(handle);
+    const wantsSpare = entry?.lentToRun === true;
     if (!retire && !wantsSpare) return Promise.resolve();
     // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
     // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
@@ -86,37 +99,36 @@ export class TagWorkers {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.idleWatch);
-    this.busyWhileIdle.clear();
-    const all = [...this.available.splice(0), ...this.busy];
-    this.busy.clear();
-    this.lentToRuns.clear();
+    const all = [...this.idle(), ...this.inState('busy')];
+    this.threads.clear();
     await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
   }
 
   /** Thread ids by role, for tests and diagnostics. */
   snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
+    const idle = this.idle();
     return {
-      available: this.available.map((h) => h.threadId),
-      busy: [...this.busy].map((h) => h.threadId),
-      spare: this.available.find((h) => h.runs === 0)?.threadId,
+      available: idle.map((h) => h.threadId),
+      busy: this.inState('busy').map((h) => h.threadId),
+      spare: idle.find((h) => h.runs === 0)?.threadId,
     };
   }
 
-  /** Index of the thread a task should take: the most-used reusable one first, then a fresh one. */
-  private pickIndex(): number {
-    let best = -1;
-    for (let i = 0; i < this.available.length; i++) {
-      const candidate = this.available[i]!;
-      if (best === -1 || candidate.runs >= this.available[best]!.runs) best = i;
-    }
-    return best;
+  /** The idle threads, in the order they were given back. */
+  private idle(): WorkerHandle[] {
+    return this.inState('idle');
+  }
+
+  private inState(state: ThreadEntry['state']): WorkerHandle[] {
+    return [...this.threads].filter(([, entry]) => entry.state === state).map(([handle]) => handle);
   }
 
   /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
   private pruneDead(): void {
-    for (let i = this.available.length - 1; i >= 0; i--) {
-      if (this.available[i]!.deathReason !== undefined)
-        void this.retire(this.available.splice(i, 1)[0]!, Promise.resolve(), true);
+    for (const handle of this.idle()) {
+      if (handle.deathReason === undefined) continue;
+      this.threads.delete(handle);
+      void this.retire(handle, Promise.resolve(), true);
     }
   }
 
@@ -127,18 +139,14 @@ export class TagWorkers {
    * No replacement is started here (it would do the same): the next run starts one.
    */
   private watchIdle(): void {
-    for (const handle of [...this.available]) {
+    for (const handle of this.idle()) {
       const load = handle.sampleIdleLoad();
-      if (load === undefined) continue;
-      if (load.utilization <= IDLE_BUSY_SHARE) {
-        this.busyWhileIdle.delete(handle);
-        continue;
-      }
-      const strikes = (this.busyWhileIdle.get(handle) ?? 0) + 1;
-      this.busyWhileIdle.set(handle, strikes);
-      if (strikes < IDLE_BUSY_STRIKES) continue;
-      this.busyWhileIdle.delete(handle);
-      this.available.splice(this.available.indexOf(handle), 1);
+      const entry = this.threads.get(handle);
+      if (load === undefined || entry === undefined) continue;
+      const judged = judgeIdleLoad(entry.idleStrikes, load.utilization);
+      entry.idleStrikes = judged.strikes;
+      if (!judged.retire) continue;
+      this.threads.delete(handle);
       const percent = Math.round(load.utilization * 100);
       this.spec.onCrash?.(
         `an idle thread kept its event loop ${percent}% busy with no task in flight (${IDLE_BUSY_STRIKES} samples of ${IDLE_SAMPLE_MS}ms past ${IDLE_BUSY_SHARE * 100}%): work the leaf left running; the thread was retired`,
@@ -148,16 +156,10 @@ export class TagWorkers {
   }
 
   private keepSpare(): void {
-    if (this.closed || this.available.some((h) => h.runs === 0)) return;
+    if (this.closed || !needsSpare(this.idle())) return;
     const spare = new WorkerHandle(this.spec);
     spare.warmUp();
-    this.available.push(spare);
-  }
-
-  private usedUp(handle: WorkerHandle): boolean {
-    if (this.recycle === 'never') return false;
-    if (this.recycle === 'each-run') return handle.runs >= 1;
-    return handle.runs >= this.recycle.afterRuns;
+    this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
   }
 
   /**

@@ -19,9 +19,17 @@ import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
+import { isOutOfMemory } from './out-of-memory.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
+
+/**
+ * Where a thread is in its life: `starting` (a spare warming up), `idle` (waiting for a task),
+ * `busy` (lent out), `retiring` (its termination was asked for, or it crashed), `dead` (ended).
+ * A thread only moves forward to `retiring` and `dead`; `idle` and `busy` alternate until then.
+ */
+export type ThreadState = 'starting' | 'idle' | 'busy' | 'retiring' | 'dead';
 
 /** How to start every thread of one tag. */
 export interface WorkerSpec {
@@ -58,7 +66,10 @@ export class WorkerHandle {
   private readonly strayGroups = openGroupClaims(this.marker);
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
   private warming: ControlPort | undefined;
+  private phase: ThreadState = 'starting';
+  /** Why the thread is retiring or dead. */
   private death: string | undefined;
+  /** The termination in progress, once asked for (terminate() is idempotent). */
   private terminated: Promise<void> | undefined;
 
   constructor(spec: WorkerSpec) {
@@ -82,6 +93,7 @@ export class WorkerHandle {
     const crashed = (reason: string) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
+      this.phase = 'retiring';
       spec.onCrash?.(this.death);
       // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
       void this.terminate();
@@ -114,6 +126,16 @@ export class WorkerHandle {
     );
   }
 
+  /** Where the thread is in its life. */
+  get state(): ThreadState {
+    return this.phase;
+  }
+
+  /** True until the thread is retiring or dead. */
+  get alive(): boolean {
+    return this.phase !== 'retiring' && this.phase !== 'dead';
+  }
+
   /** Why the thread is gone, or undefined while it lives. */
   get deathReason(): string | undefined {
     return this.death;
@@ -126,7 +148,7 @@ export class WorkerHandle {
    * {@link MalformedReplyError}.
    */
   post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
-    if (this.death !== undefined) return Promise.reject(new Error(this.death));
+    if (!this.alive) return Promise.reject(new Error(this.death));
     return this.pool.run(task, { transferList }).then((raw: unknown) => {
       const parsed = v.safeParse(TaskReplySchema, raw);
       if (!parsed.success) {
@@ -153,7 +175,7 @@ export class WorkerHandle {
   warmUp(): void {
     void (async () => {
       this.idleBaseline = undefined;
-      for (let i = 0; i < WARM_UP_RUNS && this.death === undefined; i++) {
+      for (let i = 0; i < WARM_UP_RUNS && this.alive; i++) {
         const control = openControlPort({ claims: this.strayGroups });
         this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
@@ -168,14 +190,18 @@ export class WorkerHandle {
           sinks.close();
         }
       }
-      this.markIdle();
+      // A spare taken while it warmed up is busy now: its release marks it idle.
+      if (this.phase === 'starting' || this.phase === 'idle') this.markIdle();
     })().catch(() => {});
   }
 
   /** Terminates the thread (idempotent); pending tasks reject. Its children are NOT killed: reap them. A termination the host asks for is never a crash. */
   terminate(reason = 'the host retired the worker thread'): Promise<void> {
     this.death ??= reason;
-    this.terminated ??= this.pool.destroy();
+    if (this.phase !== 'dead') this.phase = 'retiring';
+    this.terminated ??= this.pool.destroy().finally(() => {
+      this.phase = 'dead';
+    });
     return this.terminated;
   }
 
@@ -197,11 +223,19 @@ export class WorkerHandle {
 
   /** The thread has no task from now on (it was given back, or finished warming up): its idle load is measured from here. */
   markIdle(): void {
-    if (this.warming === undefined) this.idleBaseline = this.loopCounters();
+    if (!this.alive) return;
+    // Given back while still warming up: it is a spare again, idle once the warm-up ends.
+    if (this.warming !== undefined) {
+      this.phase = 'starting';
+      return;
+    }
+    this.phase = 'idle';
+    this.idleBaseline = this.loopCounters();
   }
 
   /** The thread takes a task: what its event loop does now is the task's, not idle work. */
   markBusy(): void {
+    if (this.alive) this.phase = 'busy';
     this.idleBaseline = undefined;
   }
 
@@ -213,7 +247,7 @@ export class WorkerHandle {
    */
   sampleIdleLoad(): { utilization: number; ms: number } | undefined {
     const before = this.idleBaseline;
-    if (before === undefined || this.warming !== undefined || this.death !== undefined) return undefined;
+    if (before === undefined || this.phase !== 'idle' || this.warming !== undefined) return undefined;
     const now = this.loopCounters();
     if (now === undefined) return undefined;
     this.idleBaseline = now;
@@ -242,8 +276,7 @@ export class WorkerHandle {
 }
 
 function describeThreadError(error: unknown): string {
-  if ((error as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
-    return 'the worker thread ran out of JS heap (limits.heapMb) and died';
+  if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${describeThrow(error)}`;
 }
 

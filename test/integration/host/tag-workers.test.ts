@@ -85,6 +85,31 @@ describe('TagWorkers', () => {
     await expect(handle.post({ kind: 'probe' } as never, [])).rejects.toThrow('the host retired the worker thread');
   });
 
+  it('moves a thread through its named states: busy when lent, idle when kept, retiring then dead when retired', async () => {
+    const tag = open({ afterRuns: 2 });
+    const handle = tag.acquire('run');
+    expect(handle.state).toBe('busy');
+    await tag.release(handle, { ranRun: true, poisoned: false });
+    expect(handle.state).toBe('idle');
+    expect(tag.acquire('run')).toBe(handle);
+    expect(handle.state).toBe('busy');
+    const retired = tag.release(handle, { ranRun: true, poisoned: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handle.state).toBe('retiring');
+    await retired;
+    expect(handle.state).toBe('dead');
+  });
+
+  it('counts a new spare as starting until its warm-up ends, then idle', async () => {
+    const tag = open('each-run');
+    await tag.release(tag.acquire('run'), { ranRun: true, poisoned: false });
+    // Taken and given back in the same turn it was started in: its warm-up cannot have ended.
+    const spare = tag.acquire('call');
+    void tag.release(spare, { ranRun: false, poisoned: false });
+    expect(spare.state).toBe('starting');
+    await expect.poll(() => spare.state).toBe('idle');
+  });
+
   it('terminates every thread on close and refuses to hand out more', async () => {
     const tag = open('each-run');
     const busy = tag.acquire('run');

@@ -46,7 +46,7 @@ export function liveGroupMembers(pgid: number): number[] {
 }
 
 /** False only when `kill(-pgid, 0)` says no such group (ESRCH); a group we may not signal still exists. */
-function groupHasAnyProcess(pgid: number): boolean {
+export function groupHasAnyProcess(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;

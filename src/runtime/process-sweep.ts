@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { groupHasAnyProcess } from './process-group.js';
 import { RUN_MARKER } from './run-marker.js';
 
 /** How often a sweep looks again for living targets while it waits. */
@@ -117,16 +118,6 @@ async function waitForExit(target: SweepTarget, ms: number, kill = false): Promi
     if (kill) signalAll(alive, 'SIGKILL');
   }
   return alive;
-}
-
-/** False only when `kill(-pgid, 0)` says no such group (ESRCH). */
-function groupHasAnyProcess(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }
 
 function readTable(): Map<number, Row> {

@@ -128,9 +128,10 @@ describe('the process tier contains what a leaf does to its engine', () => {
     if (namespace) expect(seen).not.toContain('service-visible');
   });
 
-  it('keeps writes to and closes of fds 0-2 inside the engine', async () => {
+  it('keeps writes to fds 0-2 inside the engine, and the thread guard refuses closing them', async () => {
     const out = await host.exec({ runtime: 'engine-faults', body: 'std-fds' });
-    expect(out.channels.out?.text).toBe('closed 0-2');
+    expect(out.result.status).toBe(200);
+    expect(out.channels.out?.text).toBe('0 refused, 1 refused, 2 refused');
     expect(() => [0, 1, 2].map((fd) => fstatSync(fd))).not.toThrow();
     // An engine without fds 0-2 may die later (Node 20 was seen to crash with SIGSEGV): a run in
     // flight then settles engine-crashed and the next engine serves the one after it.

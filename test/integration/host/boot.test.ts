@@ -82,7 +82,7 @@ describe('boot probes', () => {
     [{ probeTimeoutMs: -1 }, /probeTimeoutMs/],
     [{ recycle: 'sometimes' }, /recycle/],
     [{ limits: { graceMs: 'soon' } }, /limits.graceMs/],
-    [{ probeTimout: 10 }, /probeTimout: unknown key "probeTimout"; the allowed keys are cwd, .*probeTimeoutMs/],
+    [{ probeTimout: 10 }, /probeTimout: unknown key "probeTimout"; the allowed keys are .*\bcwd\b.*probeTimeoutMs/],
     [{ limits: { heartbeat: 9 } }, /limits\.heartbeat: unknown key "heartbeat"; the allowed keys are .*heartbeatMs/],
   ])('rejects bad options %j with invalid-configuration', async (options, message) => {
     const error = await namedError(

@@ -41,7 +41,8 @@ export function detectPidNamespace(): string[] | null {
 /**
  * Node's permission model for the engine (`--permission` on Node ≥ 22, `--experimental-permission`
  * on 20): reads anywhere, writes only under `fsWrite`, worker threads and child processes
- * allowed (the leaves need both); no inspector, no addons, no `process.binding`.
+ * allowed (the leaves need both), and on Node ≥ 25 the network; no inspector, no addons, no
+ * `process.binding`.
  */
 export function permissionFlags(fsWrite: readonly string[]): string[] {
   const major = Number(process.versions.node.split('.')[0]);
@@ -53,6 +54,9 @@ export function permissionFlags(fsWrite: readonly string[]): string[] {
     ...fsWrite.map((dir) => `--allow-fs-write=${dir}`),
     '--allow-worker',
     '--allow-child-process',
+    // The engine's channel to the service is a socket on fd 3, and Node ≥ 25 puts sockets under
+    // the permission model too (`--allow-net`); the model here bounds file writes, not the network.
+    ...(process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : []),
   ];
 }
 

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { permissionFlags } from '../../../src/engine/engine-command.js';
+
+describe('permissionFlags', () => {
+  it('turns the permission model on with reads, the given write directories, threads and children', () => {
+    const flags = permissionFlags(['/srv/work', '/tmp']);
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(flags[0]).toBe(major >= 22 ? '--permission' : '--experimental-permission');
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        '--allow-fs-read=*',
+        '--allow-fs-write=/srv/work',
+        '--allow-fs-write=/tmp',
+        '--allow-worker',
+        '--allow-child-process',
+      ]),
+    );
+    expect(flags.filter((flag) => /inspector|addons|ffi/.test(flag))).toEqual([]);
+  });
+
+  it('allows sockets exactly where this Node puts them under the model, since the engine channel is one', () => {
+    // Node 20 has no --allow-net (passing it is a bad option); Node ≥ 25 refuses new net.Socket without it.
+    expect(permissionFlags([]).includes('--allow-net')).toBe(process.allowedNodeEnvironmentFlags.has('--allow-net'));
+  });
+});

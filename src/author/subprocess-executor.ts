@@ -130,7 +130,9 @@ function runProcess(recipe: SpawnArgs, args: ExecArgs, limit: number): Promise<E
   return new Promise((resolve) => {
     const child = spawn(recipe.cmd, recipe.args, {
       cwd: args.cwd ?? undefined,
-      env: args.env ?? process.env,
+      // A copy: under Node's permission model (the process tier) Node ≥ 24 writes NODE_OPTIONS
+      // into the env object it is given, and args.env is read-only.
+      env: { ...(args.env ?? process.env) },
       detached: true,
       shell: recipe.useShell,
       stdio: [recipe.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -149,28 +149,12 @@ class ProcessHost implements Host {
         lastCrash: ErrorDetail.preview(degraded.reason, this.detailLimit),
         retryAfterMs: degraded.retryInMs,
       });
-      return {
-        outcome: classifyOutcome(result, null),
-        result,
-        effect: null,
-        address: null,
-        channels: {},
-        notices: [],
-        violations: [],
-      };
+      return refusal(result);
     }
     const engine = await this.supervisor.ready();
     if (this.closing) {
       const result = hostFailure('execution-cancelled', 'the host closed before the run started');
-      return {
-        outcome: classifyOutcome(result, null),
-        result,
-        effect: null,
-        address: null,
-        channels: {},
-        notices: [],
-        violations: [],
-      };
+      return refusal(result);
     }
     if (engine === undefined) return unavailable(this.detailLimit, this.supervisor.lastDeath);
     const id = this.nextId++;
@@ -261,7 +245,11 @@ function closedError(): PlurnkExecsError {
 
 function unavailable(detailLimit: number, lastDeath: string | undefined): ExecOutcome {
   const detail = `the engine process is restarting and did not come back in time${lastDeath ? ` (it died: ${lastDeath})` : ''}`;
-  const result = hostFailure('engine-unavailable', ErrorDetail.preview(detail, detailLimit));
+  return refusal(hostFailure('engine-unavailable', ErrorDetail.preview(detail, detailLimit)));
+}
+
+/** The outcome of a run the host ended before any engine saw it: no effect, no output. */
+function refusal(result: ExecOutcome['result']): ExecOutcome {
   return {
     outcome: classifyOutcome(result, null),
     result,

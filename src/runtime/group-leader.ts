@@ -14,6 +14,25 @@ export function ticksSinceBoot(): number | undefined {
   return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds * TICKS_PER_SECOND) : undefined;
 }
 
+/**
+ * "Now" in clock ticks since boot, read only if it is ever asked for: most tasks report no
+ * process group, and /proc/uptime was one file read per task on the host's main thread. A late
+ * reading subtracts the monotonic time elapsed since this call; boot time runs at least as fast
+ * as the monotonic clock (it also counts suspend), so the reading is never earlier than "now"
+ * was: a late reading only judges more strictly.
+ */
+export function markTicksSinceBoot(): () => number | undefined {
+  const markedAt = performance.now();
+  let ticks: number | undefined | null = null;
+  return () => {
+    if (ticks !== null) return ticks;
+    const current = ticksSinceBoot();
+    const elapsed = Math.floor(((performance.now() - markedAt) * TICKS_PER_SECOND) / 1000);
+    ticks = current === undefined ? undefined : current - elapsed;
+    return ticks;
+  };
+}
+
 /** What a process group's leader is, as far as ownership goes. */
 export type LeaderVerdict =
   | { readonly ok: true; readonly startTicks: number; readonly marker: string | undefined }

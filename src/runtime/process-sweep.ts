@@ -42,6 +42,8 @@ const SINCE_SLACK_MS = 5000;
  * its group, or one of its ancestors. Zombies do not count: PID 1 here does not reap orphans.
  */
 export function findRunProcesses(target: SweepTarget): number[] {
+  // Most runs report no group and are not swept for a marker: nothing to read, not even our own row.
+  if (target.marker === undefined && isEmpty(target.groups)) return [];
   const self = readRow(process.pid);
   const groups = new Set([...target.groups].filter((pgid) => pgid > 1 && pgid !== self?.pgrp && pgid !== process.pid));
   // The usual case — no group has a process and no marker to look for — reads no table.
@@ -106,6 +108,11 @@ function signalAll(pids: number[], signal: NodeJS.Signals): void {
       // Gone already, or not ours to signal: the sweep goes on.
     }
   }
+}
+
+function isEmpty(groups: Iterable<number>): boolean {
+  for (const _ of groups) return false;
+  return true;
 }
 
 /** Polls until nothing of `target` lives or `ms` passed; returns what still lives (SIGKILLed again when `kill`). */

@@ -88,6 +88,25 @@ export function ticksSinceBoot(): number {
   return ticks > 0 ? ticks : 0;
 }
 
+// Captured before any leaf loads: a leaf could replace performance.now.
+const monotonicNow = performance.now.bind(performance);
+
+/**
+ * "Now" in ticks since boot, read from /proc only if it is ever asked for (most tasks start no
+ * process, and the read cost a file read per task); a late reading subtracts the monotonic time
+ * elapsed since this call, which never makes it earlier than "now" was (boot time also counts suspend).
+ */
+export function markTicksSinceBoot(): () => number {
+  const markedAt = monotonicNow();
+  let ticks = -1;
+  return () => {
+    if (ticks >= 0) return ticks;
+    const current = ticksSinceBoot();
+    ticks = current === 0 ? 0 : Math.max(0, current - Math.floor((monotonicNow() - markedAt) / 10));
+    return ticks;
+  };
+}
+
 /** True when process `pid`'s environment holds `name=value`. */
 export function carriesMarker(pid: number, name: string, value: string): boolean {
   try {

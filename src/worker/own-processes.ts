@@ -5,7 +5,7 @@ import {
   environValue,
   HOST_PID,
   readProcStat,
-  ticksSinceBoot,
+  markTicksSinceBoot,
 } from './guard-kit.js';
 
 /**
@@ -40,8 +40,8 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
   const threadGroups: Record<number, true> = Object.create(null) as Record<number, true>;
   let taskGroups: Record<number, true> | undefined;
   let taskMarker: string | undefined;
-  const threadSince = ticksSinceBoot();
-  let taskSince: number | undefined;
+  const threadSince = markTicksSinceBoot();
+  let taskSince: (() => number) | undefined;
   const current = () => taskGroups ?? threadGroups;
   const has = (pgid: number) => pgid in threadGroups || (taskGroups !== undefined && pgid in taskGroups);
   const marked = (pid: number) =>
@@ -57,7 +57,7 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
     marker: () => taskMarker ?? threadMarker,
     beginTask(marker) {
       taskMarker = marker;
-      taskSince = ticksSinceBoot();
+      taskSince = markTicksSinceBoot();
       taskGroups = Object.create(null) as Record<number, true>;
     },
     endTask() {
@@ -78,7 +78,7 @@ export function trackOwnProcesses(threadMarker: string): OwnProcesses {
         return;
       }
       // A leader with another task's marker is another run's, however recent: runs share this process.
-      const recent = leader.startTicks >= (taskSince ?? threadSince) - 1;
+      const recent = leader.startTicks >= (taskSince ?? threadSince)() - 1;
       if (recent && environValue(pgid, RUN_MARKER) === undefined && descendsFromThisProcess(pgid))
         current()[pgid] = true;
     },

@@ -1,4 +1,4 @@
-import { startTicksOf, ticksSinceBoot, vetGroupLeader } from '../../runtime/group-leader.js';
+import { markTicksSinceBoot, startTicksOf, vetGroupLeader } from '../../runtime/group-leader.js';
 
 /** Past this many recorded owners, those whose group leader is gone are forgotten. */
 const PRUNE_AT = 256;
@@ -34,7 +34,7 @@ export interface GroupClaims {
  * task's marker; an unmarked one belongs to whichever task claimed it first.
  */
 export function openGroupClaims(marker: string): GroupClaims {
-  const sinceTicks = ticksSinceBoot();
+  const sinceTicks = markTicksSinceBoot();
   const groups = new Set<number>();
   let refused = 0;
   const claims: GroupClaims = {
@@ -44,7 +44,7 @@ export function openGroupClaims(marker: string): GroupClaims {
     },
     claim(pgid) {
       if (groups.has(pgid)) return undefined;
-      const why = judge(claims, pgid, marker, sinceTicks);
+      const why = judge(claims, pgid, marker, sinceTicks());
       if (why === undefined) groups.add(pgid);
       else refused += 1;
       return why;

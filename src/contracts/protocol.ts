@@ -63,18 +63,25 @@ export interface RunRequest {
 }
 
 /**
- * One task posted to a worker. Every task carries its own control port; a run also carries
- * the port its sinks are proxied over. Both are transferred, never shared between tasks.
- * `announce: false` asks the worker not to send `started` (one message fewer per task) when
- * the host has no use for it: a run, or a call on a thread whose leaf is known loaded.
+ * One task posted to a worker. A thread has one control channel and one sink channel for its
+ * whole life, sent with its first task (`control`, `sinks`) and kept: creating and transferring
+ * two MessagePorts per task cost more than the task's own round trip. Tasks use them one at a
+ * time; `id` names the task on the control channel, so an abort meant for it never reaches a
+ * later one. `announce: false` asks the worker not to send `started` (one message fewer per
+ * task) when the host has no use for it: a run, or a call on a thread whose leaf is known loaded.
  */
 export type WorkerTask<Port = unknown> = (
-  | { readonly kind: 'probe'; readonly control: Port }
-  | { readonly kind: 'effect'; readonly target: string | null; readonly control: Port }
-  | { readonly kind: 'run'; readonly request: RunRequest; readonly control: Port; readonly sinks: Port }
+  | { readonly kind: 'probe' }
+  | { readonly kind: 'effect'; readonly target: string | null }
+  | { readonly kind: 'run'; readonly request: RunRequest }
   /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
-  | { readonly kind: 'warm'; readonly control: Port; readonly sinks: Port }
+  | { readonly kind: 'warm' }
 ) & {
+  readonly id: number;
+  /** The thread's control channel: on its first task only. */
+  readonly control?: Port;
+  /** The thread's sink channel: on its first task only. */
+  readonly sinks?: Port;
   readonly announce?: boolean;
   /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
   readonly marker?: string;
@@ -138,7 +145,7 @@ export interface ProbeReport {
 /** Host ⇒ worker on a task's control port. */
 export type HostControlMessage =
   /** Abort the task's signal with this reason (the host signal's reason, encoded). */
-  | { readonly type: 'abort'; readonly reason: WireAbortReason }
+  | { readonly type: 'abort'; readonly task: number; readonly reason: WireAbortReason }
   /** Answer to a `sync`: every control message the worker sent before it has been handled. */
   | { readonly type: 'synced'; readonly id: number };
 

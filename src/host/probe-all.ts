@@ -61,7 +61,7 @@ export async function probeAll(
  */
 export async function probeTag(tag: string, workers: TagWorkers, options: ProbeOptions): Promise<ProbeOutcome> {
   const call = await borrowForCall(workers, {
-    task: (control, marker) => ({ kind: 'probe', control, marker }),
+    task: (id, marker) => ({ kind: 'probe', id, marker }),
     name: 'probe',
     timeoutMs: options.probeTimeoutMs,
     overrun: `probe exceeded ${options.probeTimeoutMs}ms`,

@@ -15,7 +15,7 @@ export interface ControlLink {
   /** Aborts `signal` from inside the worker (a probe's signal once the probe settled). */
   abortLocally(): void;
   /**
-   * Stops the heartbeat and closes the port once the host has handled every report sent so far. The barrier costs a
+   * Stops the heartbeat and ends the task's use of the channel once the host has handled every report sent so far. The barrier costs a
    * round trip, so it is skipped when nothing but heartbeats was sent, unless `barrier` asks for it (a
    * probe, whose latency the host counts from `started`, needs `started` handled too).
    */
@@ -40,15 +40,36 @@ export function reportToHost(message: WorkerControlMessage): void {
   else if (parentPort) postOn(parentPort, message);
 }
 
+/** Waiters of `sync` barriers, by id: ids are unique in the thread, whatever task sent them. */
+const waiting = new Map<number, () => void>();
+let nextSync = 1;
+/** The running task's id and its abort. */
+let running: { id: number; abort: (reason: unknown) => void } | undefined;
+/** Aborts that arrived before their task did (an already-aborted caller signal), by task id. */
+const early = new Map<number, unknown>();
+/** The control channel whose listener is installed (a thread gets one for its life). */
+let listening: MessagePort | undefined;
+
+function receive(message: HostControlMessage): void {
+  if (message?.type === 'abort') {
+    const reason = decodeAbortReason(message.reason);
+    if (running?.id === message.task) running.abort(reason);
+    // Ids only grow: an abort for a later task is kept until it starts; one for an earlier task is late, and dropped.
+    else if (running === undefined || message.task > running.id) early.set(message.task, reason);
+  } else if (message?.type === 'synced') {
+    const resolve = waiting.get(message.id);
+    waiting.delete(message.id);
+    resolve?.();
+  }
+}
+
 /**
- * Opens the worker's end of a task's control port and makes it the thread's active link. A
- * heartbeat goes out every `heartbeatMs` until close, so the host can tell a thread that
- * stopped answering from one that is merely slow.
+ * Opens task `id`'s link over `port`, the thread's control channel, and makes it the thread's
+ * active link. A heartbeat goes out every `heartbeatMs` until close, so the host can tell a
+ * thread that stopped answering from one that is merely slow.
  */
-export function openControlLink(port: MessagePort, heartbeatMs: number): ControlLink {
+export function openControlLink(port: MessagePort, heartbeatMs: number, id: number): ControlLink {
   const controller = new AbortController();
-  const waiting = new Map<number, () => void>();
-  let nextSync = 1;
   let reported = false;
   const post = (message: WorkerControlMessage) => postOn(port, message);
   // Every report but a heartbeat must be handled before the task's reply: remember that one went out.
@@ -56,14 +77,18 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
     if (message.type !== 'heartbeat') reported = true;
     post(message);
   };
-  const receive = (message: HostControlMessage) => {
-    if (message?.type === 'abort') controller.abort(decodeAbortReason(message.reason));
-    else if (message?.type === 'synced') waiting.get(message.id)?.();
-  };
-  // An abort the host sent before this task arrived (an already-aborted caller signal) is
-  // already queued on the port: take it now, so the leaf sees `signal.aborted` from its first line.
+  running = { id, abort: (reason) => controller.abort(reason) };
+  if (listening !== port) {
+    listening = port;
+    port.on('message', receive);
+  }
+  // An abort the host sent before this task arrived is queued on the port or was kept: take it
+  // now, so the leaf sees `signal.aborted` from its first line.
   takeQueued(port, (message) => receive(message as HostControlMessage));
-  port.on('message', receive);
+  for (const [task, reason] of early) {
+    if (task === id) controller.abort(reason);
+    if (task <= id) early.delete(task);
+  }
   const stopHeartbeat = startHeartbeat(post, heartbeatMs);
   const link: ControlLink = {
     signal: controller.signal,
@@ -73,14 +98,14 @@ export function openControlLink(port: MessagePort, heartbeatMs: number): Control
     async close(barrier = false) {
       stopHeartbeat();
       if (active === link) active = undefined;
-      if (!barrier && !reported) return port.close();
-      const id = nextSync++;
+      if (running?.id === id) running = undefined;
+      if (!barrier && !reported) return;
+      const sync = nextSync++;
       // The host answers in order, so `synced` means every report before it was handled.
       await new Promise<void>((resolve) => {
-        waiting.set(id, resolve);
-        post({ type: 'sync', id });
+        waiting.set(sync, resolve);
+        post({ type: 'sync', id: sync });
       });
-      port.close();
     },
   };
   active = link;

@@ -15,11 +15,29 @@ export interface ProxiedSinks {
   readonly sinks: Pick<ExecArgs, 'write' | 'setState' | 'emit' | 'interact' | 'entry'>;
   /** Resolves once the host has applied every sink call made before it. */
   flush(): Promise<void>;
-  /** Closes the worker's end of the sink port. */
+  /** Ends the run's use of the channel: later calls of its sinks post nothing. */
   close(): void;
 }
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+
+/** Requests awaiting their answer, by id: ids are unique in the thread, whatever run made them. */
+const pending = new Map<number, Pending>();
+let nextId = 1;
+/** Sink channels whose answer listener is installed (a thread has one for its life). */
+const listening = new WeakSet<MessagePort>();
+
+function listen(port: MessagePort): void {
+  if (listening.has(port)) return;
+  listening.add(port);
+  port.on('message', (answer: SinkAnswer) => {
+    const waiting = pending.get(answer?.id);
+    if (waiting === undefined) return;
+    pending.delete(answer.id);
+    if (answer.ok) waiting.resolve(answer.value);
+    else waiting.reject(deserializeError(answer.error));
+  });
+}
 
 /**
  * Builds a run's sinks over `port`. `write`, `setState` and `emit` stay synchronous for the
@@ -36,27 +54,15 @@ export function proxySinks(
   onOverBudget: () => void = () => {},
   budget = SINK_MESSAGES_PER_RUN,
 ): ProxiedSinks {
-  const pending = new Map<number, Pending>();
   // Messages posted so far; at the budget every later call is dropped (see SINK_MESSAGES_PER_RUN).
   let sent = 0;
+  // Once the run is over its sinks post nothing: the channel is the thread's, and the next run's.
+  let closed = false;
   const spend = (): boolean => {
+    if (closed) return false;
     if (sent < budget) return ++sent <= budget;
     if (sent++ === budget) onOverBudget();
     return false;
-  };
-  let nextId = 1;
-  let listening = false;
-  // Answers are listened for on first use: a run that only writes or does nothing never needs them.
-  const listen = () => {
-    if (listening) return;
-    listening = true;
-    port.on('message', (answer: SinkAnswer) => {
-      const waiting = pending.get(answer?.id);
-      if (waiting === undefined) return;
-      pending.delete(answer.id);
-      if (answer.ok) waiting.resolve(answer.value);
-      else waiting.reject(deserializeError(answer.error));
-    });
   };
   // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
   let posted = false;
@@ -71,8 +77,14 @@ export function proxySinks(
   };
   const request = (make: (id: number) => SinkRequest): Promise<unknown> => {
     if (!spend())
-      return Promise.reject(new TypeError(`sink calls past the run's budget of ${budget} messages are dropped`));
-    listen();
+      return Promise.reject(
+        new TypeError(
+          closed
+            ? 'the run is over: its sinks take no more calls'
+            : `sink calls past the run's budget of ${budget} messages are dropped`,
+        ),
+      );
+    listen(port);
     posted = true;
     const id = nextId++;
     return new Promise((resolve, reject) => {
@@ -112,6 +124,8 @@ export function proxySinks(
       posted = false;
       await request((id) => ['flush', id]);
     },
-    close: () => port.close(),
+    close: () => {
+      closed = true;
+    },
   };
 }

@@ -27,6 +27,12 @@ import { newRunMarker } from '../runtime/run-marker.js';
 import { MAX_NESTING, nestsDeeperThan } from '../runtime/value-depth.js';
 import { watchWasmMemories } from './wasm-memories.js';
 
+/** The thread's long-lived channels to the host. */
+interface Channels {
+  readonly control: MessagePort;
+  readonly sinks: MessagePort;
+}
+
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
   readonly limits: WorkerLimits;
@@ -65,8 +71,12 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
   );
   watchWasmMemories();
   const loading = loadExecutor(boot);
+  // The thread's control and sink channels, sent with its first task and kept for its life.
+  let channels: Channels | undefined;
   return async (task) => {
-    const control = openControlLink(task.control, limits.heartbeatMs);
+    if (task.control !== undefined && task.sinks !== undefined) channels = { control: task.control, sinks: task.sinks };
+    if (channels === undefined) throw new Error('@plurnk/plurnk-execs: a task reached the thread before its channels');
+    const control = openControlLink(channels.control, limits.heartbeatMs, task.id);
     const watch = escapes.begin();
     own.beginTask(task.marker);
     try {
@@ -75,7 +85,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       if (task.announce !== false) control.started();
       let value: unknown;
       try {
-        value = await perform(task, loaded.executor, control, thread, watch);
+        value = await perform(task, loaded.executor, channels.sinks, control, thread, watch);
       } catch (error) {
         return escapeReply(watch) ?? { ok: false, stage: 'call', error: serializeError(error), threadId };
       }
@@ -94,6 +104,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
 function perform(
   task: WorkerTask<MessagePort>,
   executor: BaseExecutor,
+  sinks: MessagePort,
   control: ControlLink,
   thread: ThreadState,
   watch: TaskEscapes,
@@ -104,9 +115,9 @@ function perform(
     case 'effect':
       return executor.effect(task.target);
     case 'run':
-      return run(executor, task.request, task.sinks, control, thread, watch);
+      return run(executor, task.request, sinks, control, thread, watch);
     case 'warm':
-      return run(WARM_UP, WARM_UP_REQUEST, task.sinks, control, thread, watch);
+      return run(WARM_UP, WARM_UP_REQUEST, sinks, control, thread, watch);
   }
 }
 

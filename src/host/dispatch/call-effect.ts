@@ -52,7 +52,7 @@ export async function borrowEffect(
 
 function effectCall(target: string | null, options: EffectOptions): ThreadCall {
   return {
-    task: (control, marker, announce) => ({ kind: 'effect', target, control, announce, marker }),
+    task: (id, marker, announce) => ({ kind: 'effect', target, id, announce, marker }),
     name: 'effect()',
     timeoutMs: options.timeoutMs,
     overrun: `effect() did not return within ${options.timeoutMs}ms`,

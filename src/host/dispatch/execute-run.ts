@@ -59,7 +59,7 @@ type Settled =
   { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unknown } | { kind: 'forced'; end: WatchEnd };
 
 /**
- * Runs one EXEC in `handle`'s thread over fresh control and sink ports, and turns whatever
+ * Runs one EXEC in `handle`'s thread over its control and sink channels, and turns whatever
  * happens into exactly one result. The worker's reply comes after its flush barrier, so every
  * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
  * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
@@ -86,9 +86,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     },
     (message) => guard.onMessage(message),
     (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
+    handle.control,
   );
   const since = Date.now();
-  const sinkPort = exposeSinks(stream, context.sinks, () => guard.messageOverflow());
+  const sinkPort = exposeSinks(stream, context.sinks, () => guard.messageOverflow(), undefined, handle.sinks);
   const watch = watchCancellation({
     signal: context.signal,
     timeoutMs: context.timeoutMs,
@@ -99,10 +100,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // The run guard needs `started`: silence is measured from the moment run() began, and
     // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post(
-      { kind: 'run', request, control: control.workerPort, sinks: sinkPort.workerPort, marker },
-      [control.workerPort, sinkPort.workerPort],
-    );
+    const task = handle.post({ kind: 'run', request, id: control.task, marker });
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -143,7 +141,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
           : undefined;
     return {
       result,
-      poisoned: settled.kind !== 'reply' || escaped,
+      // A run that flooded its sink channel closed it: its thread cannot serve another.
+      poisoned: settled.kind !== 'reply' || escaped || sinkPort.overflowed,
       groups: control.groups,
       refusedGroups: control.refusedGroups,
       marker,

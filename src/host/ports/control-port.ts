@@ -1,6 +1,6 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { guardListener } from '../../runtime/guard-listener.js';
-import { takeQueued } from '../../runtime/port-queue.js';
+import { ThreadPort } from './thread-port.js';
 import { openGroupClaims, type GroupClaims } from './group-claims.js';
 import {
   encodeAbortReason,
@@ -11,8 +11,10 @@ import {
 
 /** The host's end of one task's control channel. */
 export interface ControlPort {
-  /** The end to transfer with the task. */
+  /** The thread's end of the channel, transferred with the thread's first task. */
   readonly workerPort: MessagePort;
+  /** The task's id on the channel: an abort names it, so a late one never reaches a later task. */
+  readonly task: number;
   /** Resolves when the worker says the leaf is loaded and the call starts. */
   readonly started: Promise<void>;
   /** Every process group the task reported that is provably its own, in order (group-claims.ts). */
@@ -26,7 +28,7 @@ export interface ControlPort {
    * or was terminated is in the queue, but its 'message' events may come a loop turn later.
    */
   drain(): void;
-  /** Drains, then closes: a report that arrived is never dropped (a process group must be reaped). */
+  /** Drains, then unbinds (and closes a channel of its own): a report that arrived is never dropped (a process group must be reaped). */
   close(): void;
 }
 
@@ -38,26 +40,32 @@ export interface GroupReports {
   readonly onRefused?: (pgid: number, why: string) => void;
 }
 
+/** Ids of tasks on control channels, unique in this process. */
+let lastTask = 0;
+
 /**
- * Opens a task's control channel. Process-group reports are claimed as they arrive (a forged
- * one is refused: group-claims.ts), and a `sync` is answered in order, so once the worker's
- * barrier returns every report before it is in `groups`. Every valid message — heartbeats,
- * output and console reports, violations — is also handed to `listener`, before a `sync` is
- * answered. Anything else a thread posts is ignored, and nothing thrown while handling a
- * message escapes: it goes to `onThrow`. `reports` is the task's marker (its own claims) or
- * whose claims the reports go to.
+ * Opens a task's control channel: `channel` is its thread's long-lived one (a new channel of
+ * its own when absent). Process-group reports are claimed as they arrive (a forged one is
+ * refused: group-claims.ts), and a `sync` is answered in order, so once the worker's barrier
+ * returns every report before it is in `groups`. Every valid message — heartbeats, output and
+ * console reports, violations — is also handed to `listener`, before a `sync` is answered.
+ * Anything else a thread posts is ignored, and nothing thrown while handling a message
+ * escapes: it goes to `onThrow`. `reports` is the task's marker (its own claims) or whose
+ * claims the reports go to.
  */
 export function openControlPort(
   reports: string | GroupReports,
   listener?: (message: WorkerControlMessage) => void,
   onThrow?: (error: unknown) => void,
+  channel?: ThreadPort,
 ): ControlPort {
-  const { port1, port2 } = new MessageChannel();
+  const port = channel ?? new ThreadPort();
+  const task = ++lastTask;
   const { claims, onRefused } = typeof reports === 'string' ? { claims: openGroupClaims(reports) } : reports;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));
-  const send = (message: HostControlMessage) => port1.postMessage(message);
-  const receive = guardListener((message: unknown) => {
+  const send = (message: HostControlMessage) => port.post(message);
+  const receive = (message: unknown) => {
     if (!isWorkerControlMessage(message)) return;
     if (message.type === 'started') markStarted();
     else if (message.type === 'process-group') {
@@ -69,26 +77,27 @@ export function openControlPort(
     } finally {
       if (message.type === 'sync') send({ type: 'synced', id: message.id });
     }
-  }, onThrow);
-  port1.on('message', receive);
+  };
   // A report the host cannot deserialize (nested too deep for its stack) is no report; say so rather than drop it silently.
-  port1.on(
-    'messageerror',
-    guardListener((error: unknown) => onThrow?.(error)),
-  );
-  const drain = guardListener(() => takeQueued(port1, receive), onThrow);
+  const unbind = port.bind({ receive, undeliverable: (error) => onThrow?.(error), onThrow });
+  const drain = guardListener(() => port.drain(), onThrow);
+  let open = true;
   return {
-    workerPort: port2,
+    workerPort: port.workerPort,
+    task,
     started,
     groups: claims.groups,
     get refusedGroups() {
       return claims.refused;
     },
-    abort: (reason) => send({ type: 'abort', reason: encodeAbortReason(reason) }),
+    abort: (reason) => send({ type: 'abort', task, reason: encodeAbortReason(reason) }),
     drain,
     close: () => {
+      if (!open) return;
+      open = false;
       drain();
-      port1.close();
+      unbind();
+      if (channel === undefined) port.close();
     },
   };
 }

@@ -1,8 +1,7 @@
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import * as v from 'valibot';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
-import { takeQueued } from '../../runtime/port-queue.js';
 import {
   ClientInteractionRequestSchema,
   ClientInteractionResolutionSchema,
@@ -21,6 +20,7 @@ import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
 import type { EmbeddingSinks } from '../host-types.js';
 import { embeddingSinkFailure, type RunStream } from './run-stream.js';
+import { ThreadPort } from './thread-port.js';
 
 const EntryArgsSchema = v.tuple([
   v.pipe(v.string(), v.nonEmpty('path must not be empty')),
@@ -35,14 +35,21 @@ const SMALL_WRITE = 1024;
 
 /** The host's end of a run's sink port. */
 export interface SinkPort {
-  /** The end to transfer with the run task. */
+  /** The thread's end of the channel, transferred with the thread's first task. */
   readonly workerPort: MessagePort;
+  /** True once the run posted past its budget: the channel was closed, and its thread must not serve another run. */
+  readonly overflowed: boolean;
   /**
    * Applies every sink call already queued on the port, now. A thread that died or was
    * terminated posted its last writes before it went, but their 'message' events may come a
    * loop turn after the host learnt of its end, too late for the run's outcome.
    */
   drain(): void;
+  /**
+   * Unbinds (and closes a channel of its own). What is still queued is discarded, not applied:
+   * after the run's flush barrier only a leaf posting on its own can have put it there, and the
+   * next run of the thread must not receive it.
+   */
   close(): void;
 }
 
@@ -50,7 +57,8 @@ export interface SinkPort {
 type Handler = (message: readonly unknown[]) => void;
 
 /**
- * Serves a run's sinks over a new MessagePort: `write`/`setState`/`emit` arrive as bare
+ * Serves a run's sinks over `channel`, its thread's long-lived sink channel (a new one of its
+ * own when absent): `write`/`setState`/`emit` arrive as bare
  * {@link SinkCall} arrays or {@link SinkWrite} strings, `interact`/`entry`/`flush` as
  * {@link SinkRequest} arrays answered with a {@link SinkAnswer}. A message's name is looked
  * up as an own property of a null-prototype table of those six calls; anything else a leaf
@@ -67,8 +75,9 @@ export function exposeSinks(
   sinks: EmbeddingSinks = {},
   onOverBudget: () => void = () => {},
   budget = SINK_MESSAGES_PER_RUN,
+  channel?: ThreadPort,
 ): SinkPort {
-  const { port1, port2 } = new MessageChannel();
+  const port = channel ?? new ThreadPort();
   // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
   let received = 0;
   let closed = false;
@@ -132,7 +141,7 @@ export function exposeSinks(
   };
   const reply = (answer: SinkAnswer) => {
     try {
-      port1.postMessage(answer);
+      port.post(answer);
     } catch (error) {
       stream.violate('host-error', `the host could not answer a sink call: ${describeThrow(error)}`);
     }
@@ -171,7 +180,7 @@ export function exposeSinks(
     if (++received > budget + BUDGET_SLACK) {
       // Every later message is discarded by the closed port before it costs the main thread anything.
       closed = true;
-      port1.close();
+      port.close();
       stream.violate(
         'malformed-sink-call',
         `sink port: more than ${budget} messages in one run (SINK_MESSAGES_PER_RUN); the port was closed and later calls are lost`,
@@ -200,33 +209,44 @@ export function exposeSinks(
   };
   const failed = (error: unknown) =>
     stream.violate('host-error', `the host's sink port listener failed: ${describeThrow(error)}`);
-  port1.on(
-    'message',
-    guardListener((message: unknown) => {
+  const unbind = port.bind({
+    receive: (message: unknown) => {
       // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
       // listener walk): take what is already queued directly, a bounded number at a time.
       let small = receive(message);
       for (let i = 0; small && i < DRAIN_MAX; i++) {
-        const next = receiveMessageOnPort(port1);
+        const next = port.next();
         if (next === undefined) break;
         small = receive(next.message);
       }
-    }, failed),
-  );
-  // A message the host cannot deserialize (nested too deep for its stack) would be dropped in silence.
-  port1.on(
-    'messageerror',
-    guardListener((error: unknown) =>
+    },
+    onThrow: failed,
+    // A message the host cannot deserialize (nested too deep for its stack) would be dropped in silence.
+    undeliverable: (error: unknown) =>
       stream.violate(
         'malformed-sink-call',
         `sink port: dropped a message the host could not deserialize: ${describeThrow(error)}`,
       ),
-    ),
-  );
+  });
   const drain = guardListener(() => {
-    if (!closed) takeQueued(port1, receive);
+    if (closed) return;
+    for (let queued = port.next(); queued !== undefined; queued = port.next()) receive(queued.message);
   }, failed);
-  return { workerPort: port2, drain, close: () => port1.close() };
+  let open = true;
+  return {
+    workerPort: port.workerPort,
+    get overflowed() {
+      return closed;
+    },
+    drain,
+    close: () => {
+      if (!open) return;
+      open = false;
+      while (port.next() !== undefined);
+      unbind();
+      if (channel === undefined) port.close();
+    },
+  };
 }
 
 /** Messages past the budget still served: a thread that stopped at the budget still posts its flush. */

@@ -12,8 +12,8 @@ export { isOutOfMemory } from './out-of-memory.js';
 
 /** One short call into a leaf (probe or effect): what to post and how long each stage may take. */
 export interface ThreadCall {
-  /** The task to post over `control`, carrying `marker`; `announce` asks the thread to say when the call starts. */
-  readonly task: (control: MessagePort, marker: string, announce: boolean) => WorkerTask<MessagePort>;
+  /** The task to post as `id` on its thread's control channel, carrying `marker`; `announce` asks the thread to say when the call starts. */
+  readonly task: (id: number, marker: string, announce: boolean) => WorkerTask<MessagePort>;
   /** How the call is named in texts: `probe`, `effect()`. */
   readonly name: string;
   /** Bound on the call from the moment it starts in the thread. */
@@ -39,7 +39,7 @@ export type CallOutcome = (
 };
 
 /**
- * Makes one bounded call in `handle`'s thread: a fresh control port, the post, the load
+ * Makes one bounded call in `handle`'s thread: a binding of its control channel, the post, the load
  * deadline (while the leaf loads), the call deadline (from the moment the call starts), an
  * abort to the leaf on overrun, and the reap of every group the call reported (and of its
  * marker, when it reported one or overran). `release` runs before the reap, so a poisoned
@@ -51,7 +51,7 @@ export async function callInThread(
   release?: (poisoned: boolean) => Promise<void> | void,
 ): Promise<CallOutcome> {
   const marker = newRunMarker();
-  const control = openControlPort(marker);
+  const control = openControlPort(marker, undefined, undefined, handle.control);
   const since = Date.now();
   let poisoned = false;
   // Latency counts from the moment the call starts; a leaf that never loaded has none.
@@ -62,7 +62,7 @@ export async function callInThread(
   try {
     // On a thread whose leaf is loaded the call starts at once: no `started`, no load deadline.
     const announce = call.alwaysAnnounce === true || !handle.loaded;
-    const task = handle.post(call.task(control.workerPort, marker, announce), [control.workerPort]);
+    const task = handle.post(call.task(control.task, marker, announce));
     if (announce)
       await withDeadline(
         Promise.race([control.started, task]),

@@ -18,6 +18,7 @@ import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
+import { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { isOutOfMemory } from './out-of-memory.js';
 
@@ -71,6 +72,18 @@ export class WorkerHandle {
   private death: string | undefined;
   /** The termination in progress, once asked for (terminate() is idempotent). */
   private terminated: Promise<void> | undefined;
+  /** The thread's control channel, for the whole life of the thread; between tasks only group reports are heard. */
+  readonly control = new ThreadPort({
+    receive: (message) => {
+      if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.claim(message.pgid);
+    },
+  });
+  /** The thread's sink channel; between runs whatever arrives is dropped. */
+  readonly sinks = new ThreadPort();
+  /** False until the channels went out with a task. */
+  private channelsSent = false;
+  /** The task in flight: a task is posted only once the one before settled (see post). */
+  private inFlight: Promise<unknown> | undefined;
 
   constructor(spec: WorkerSpec) {
     this.pool = new Piscina({
@@ -145,11 +158,38 @@ export class WorkerHandle {
    * Posts one task. Rejects only when the thread dies or is terminated before it answers, or
    * answers something that is no {@link TaskReply}: a leaf can forge the reply on the port it
    * goes out on, so a malformed one poisons the thread (it is terminated) and rejects with a
-   * {@link MalformedReplyError}.
+   * {@link MalformedReplyError}. The thread's channels go out with its first task. A task
+   * posted while another is in flight (a spare taken while it warms up) waits until that one
+   * settled and its caller had a turn to unbind, so every message on the channels belongs to
+   * the oldest open binding.
    */
-  post(task: WorkerTask<MessagePort>, transferList: MessagePort[]): Promise<TaskReply> {
+  post(task: WorkerTask<MessagePort>): Promise<TaskReply> {
     if (!this.alive) return Promise.reject(new Error(this.death));
-    return this.pool.run(task, { transferList }).then((raw: unknown) => {
+    const before = this.inFlight;
+    const posted =
+      before === undefined ? this.send(task) : before.then(afterATurn, afterATurn).then(() => this.send(task));
+    const settled = posted.then(
+      () => {},
+      () => {},
+    );
+    this.inFlight = settled;
+    void settled.then(() => {
+      if (this.inFlight === settled) this.inFlight = undefined;
+    });
+    return posted;
+  }
+
+  private send(task: WorkerTask<MessagePort>): Promise<TaskReply> {
+    if (!this.alive) return Promise.reject(new Error(this.death));
+    let run: Promise<unknown>;
+    if (this.channelsSent) run = this.pool.run(task);
+    else {
+      this.channelsSent = true;
+      const { workerPort: control } = this.control;
+      const { workerPort: sinks } = this.sinks;
+      run = this.pool.run({ ...task, control, sinks }, { transferList: [control, sinks] });
+    }
+    return run.then((raw: unknown) => {
       const parsed = v.safeParse(TaskReplySchema, raw);
       if (!parsed.success) {
         const error = new MalformedReplyError(
@@ -176,14 +216,17 @@ export class WorkerHandle {
     void (async () => {
       this.idleBaseline = undefined;
       for (let i = 0; i < WARM_UP_RUNS && this.alive; i++) {
-        const control = openControlPort({ claims: this.strayGroups });
+        const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
-        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));
+        const sinks = exposeSinks(
+          new RunStream({ warm: { mimetype: 'text/plain' } }),
+          {},
+          undefined,
+          undefined,
+          this.sinks,
+        );
         try {
-          await this.post({ kind: 'warm', control: control.workerPort, sinks: sinks.workerPort, announce: false }, [
-            control.workerPort,
-            sinks.workerPort,
-          ]);
+          await this.post({ kind: 'warm', id: control.task, announce: false });
         } finally {
           this.warming = undefined;
           control.close();
@@ -201,6 +244,12 @@ export class WorkerHandle {
     if (this.phase !== 'dead') this.phase = 'retiring';
     this.terminated ??= this.pool.destroy().finally(() => {
       this.phase = 'dead';
+      // What the thread posted before it went goes to the task still bound (a run keeps its last
+      // writes and reports), else the thread's own claims.
+      this.control.drain();
+      this.sinks.drain();
+      this.control.close();
+      this.sinks.close();
     });
     return this.terminated;
   }
@@ -270,7 +319,7 @@ export class WorkerHandle {
 
   /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */
   takeStrayGroups(): number[] {
-    this.warming?.drain();
+    this.control.drain();
     return this.strayGroups.take();
   }
 }
@@ -278,6 +327,11 @@ export class WorkerHandle {
 function describeThreadError(error: unknown): string {
   if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${describeThrow(error)}`;
+}
+
+/** Resolves a macrotask later: the settled task's caller has unbound its channels by then. */
+function afterATurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A thread answered a task with something that is no task reply: the thread is retired. */

@@ -5,6 +5,7 @@ import { formatBenchTable } from './format-table.js';
 import { benchDispatch } from './scenarios/dispatch.js';
 import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
+import { benchLoad } from './scenarios/load.js';
 import { benchMemory } from './scenarios/memory.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
@@ -21,6 +22,7 @@ export const BENCH_SCENARIOS = {
   memory: benchMemory,
   flood: benchFlood,
   isolation: benchIsolation,
+  load: benchLoad,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

@@ -1,0 +1,181 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Discovery } from '../../contracts/registry.js';
+import { bootProcessHost } from '../../engine/process-host.js';
+import { bootHost } from '../../host/boot-host.js';
+import type { ExecRequest, Host, HostOptions } from '../../host/host-types.js';
+import { single, summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
+import { discoverFixtures } from '../bench-leaves.js';
+import { timeMs } from '../sample.js';
+
+/** A service admits up to 12 EXECs at once by default (issue 17): its normal burst. */
+const BURST = 12;
+/** Idle time before each burst: spares have started and the thread pool is at rest. */
+const IDLE_MS = 2000;
+const CONCURRENCY = 16;
+const MB = 1024 * 1024;
+
+type Tier = 'thread' | 'process';
+
+/**
+ * Issue 17's load rows, in both tiers: a burst of {@link BURST} concurrent no-op EXECs of one
+ * tag under `'each-run'` after {@link IDLE_MS} ms idle (p50 latency against one warm run),
+ * back-to-back `'each-run'` runs/s (against `'never'`), and mixed runs at concurrency
+ * {@link CONCURRENCY} under `'each-run'` (runs/s, and this process's RSS at the end).
+ */
+export async function benchLoad(context: BenchContext): Promise<ScenarioReport> {
+  const discovery = await discoverFixtures('exec-noop', 'exec-streams', 'exec-interpreters');
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  for (const tier of ['thread', 'process'] as const) {
+    rows.push(await burstRow(context, discovery, tier));
+    rows.push(...(await backToBackRows(context, discovery, tier)));
+    const mixed = await mixedRows(context, discovery, tier);
+    rows.push(...mixed.rows);
+    notes.push(mixed.note);
+  }
+  notes.push(
+    `Burst: ${BURST} no-op EXECs started at once after ${IDLE_MS / 1000} s idle; the subject is the median of every run's latency over all bursts, the baseline one no-op run on a warm thread ('never') after the same idle.`,
+    "Process tier: RSS is the service process's only (the engine's threads live in the engine process).",
+  );
+  return { name: 'load', rows, notes };
+}
+
+async function boot(discovery: Discovery, tier: Tier, options: HostOptions): Promise<Host> {
+  return tier === 'thread' ? bootHost(discovery, options) : bootProcessHost(discovery, options);
+}
+
+async function burstRow(context: BenchContext, discovery: Discovery, tier: Tier): Promise<BenchRow> {
+  const bursts = context.quick ? 2 : 6;
+  context.progress(`load (${tier}): ${bursts} bursts of ${BURST} under 'each-run', ${IDLE_MS / 1000} s apart`);
+  const fresh = await boot(discovery, tier, { recycle: 'each-run' });
+  const warm = await boot(discovery, tier, { recycle: 'never' });
+  const latencies: number[] = [];
+  const warmRuns: number[] = [];
+  try {
+    await execOk(fresh, NOOP);
+    await execOk(warm, NOOP);
+    for (let i = 0; i < bursts; i++) {
+      await sleep(IDLE_MS);
+      latencies.push(...(await Promise.all(Array.from({ length: BURST }, () => timeMs(() => execOk(fresh, NOOP))))));
+      await sleep(IDLE_MS);
+      warmRuns.push(await timeMs(() => execOk(warm, NOOP)));
+    }
+  } finally {
+    await Promise.all([fresh.close(), warm.close()]);
+  }
+  const subject = summarize(latencies);
+  const baseline = summarize(warmRuns);
+  const ratio = subject.median / baseline.median;
+  return {
+    name: `${tier}: burst of ${BURST} concurrent EXECs, 'each-run', after ${IDLE_MS / 1000} s idle (p50)`,
+    unit: 'ms',
+    subject,
+    baseline: { name: "one warm run ('never')", stat: baseline },
+    ratio,
+    target: target(ratio, '<=', 3),
+  };
+}
+
+async function backToBackRows(context: BenchContext, discovery: Discovery, tier: Tier): Promise<BenchRow[]> {
+  const windowMs = context.quick ? 2000 : 5000;
+  const rates: Record<'never' | 'each-run', number[]> = { never: [], 'each-run': [] };
+  for (let round = 0; round < (context.quick ? 1 : 2); round++) {
+    for (const recycle of ['never', 'each-run'] as const) {
+      context.progress(`load (${tier}): back-to-back runs/s under '${recycle}', round ${round + 1}`);
+      const host = await boot(discovery, tier, { recycle });
+      try {
+        rates[recycle].push(await runsPerSecond(host, windowMs, 1));
+      } finally {
+        await host.close();
+      }
+    }
+  }
+  const never = summarize(rates.never);
+  const eachRun = summarize(rates['each-run']);
+  return [
+    {
+      name: `${tier}: back-to-back 'each-run' runs of one tag`,
+      unit: 'runs/s',
+      subject: eachRun,
+      baseline: { name: "'never'", stat: never },
+      ratio: eachRun.median / never.median,
+      target: target(eachRun.median, '>=', 30, 'subject'),
+    },
+  ];
+}
+
+async function mixedRows(
+  context: BenchContext,
+  discovery: Discovery,
+  tier: Tier,
+): Promise<{ rows: BenchRow[]; note: string }> {
+  const runs = context.quick ? 200 : 1000;
+  context.progress(`load (${tier}): ${runs} mixed runs at concurrency ${CONCURRENCY} under 'each-run'`);
+  const beforeMb = process.memoryUsage.rss() / MB;
+  const host = await boot(discovery, tier, { recycle: 'each-run' });
+  const statuses: Record<string, number> = {};
+  let next = 0;
+  let elapsed: number;
+  let peakMb = beforeMb;
+  try {
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < runs) {
+          const request = MIX[next++ % MIX.length]!;
+          const outcome = await host.exec(request);
+          statuses[outcome.result.status] = (statuses[outcome.result.status] ?? 0) + 1;
+          peakMb = Math.max(peakMb, process.memoryUsage.rss() / MB);
+        }
+      }),
+    );
+    elapsed = performance.now() - start;
+  } finally {
+    await host.close();
+  }
+  const rate = runs / (elapsed / 1000);
+  return {
+    rows: [
+      {
+        name: `${tier}: mixed runs at concurrency ${CONCURRENCY}, 'each-run'`,
+        unit: 'runs/s',
+        subject: single(rate),
+        target: target(rate, '>=', 40, 'subject'),
+      },
+      {
+        name: `${tier}: host RSS peak during the mixed runs`,
+        unit: 'MB',
+        subject: single(peakMb),
+        baseline: { name: 'before boot', stat: single(beforeMb) },
+        ratio: peakMb / beforeMb,
+        target: target(peakMb, '<=', 300, 'subject'),
+      },
+    ],
+    note: `${tier}: ${runs} mixed runs (no-op, 100 × 16 B writes, 4 × 64 KiB writes, sh 'true'); statuses ${JSON.stringify(statuses)}.`,
+  };
+}
+
+const NOOP: ExecRequest = { runtime: 'noop', body: 'x' };
+const MIX: ExecRequest[] = [
+  NOOP,
+  { runtime: 'streams', body: '100x16' },
+  { runtime: 'streams', body: '4x65536' },
+  { runtime: 'sh', body: 'true' },
+];
+
+async function execOk(host: Host, request: ExecRequest): Promise<void> {
+  const outcome = await host.exec(request);
+  if (outcome.result.status !== 200)
+    throw new Error(`load: ${request.runtime} failed: ${JSON.stringify(outcome.result)}`);
+}
+
+async function runsPerSecond(host: Host, windowMs: number, warmup: number): Promise<number> {
+  for (let i = 0; i < warmup; i++) await execOk(host, NOOP);
+  let runs = 0;
+  const start = performance.now();
+  while (performance.now() - start < windowMs) {
+    await execOk(host, NOOP);
+    runs += 1;
+  }
+  return runs / ((performance.now() - start) / 1000);
+}

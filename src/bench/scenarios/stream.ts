@@ -1,7 +1,9 @@
+import { bootProcessHost } from '../../engine/process-host.js';
 import { bootHost } from '../../host/boot-host.js';
 import type { Host } from '../../host/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
+import { startIpcPeer } from '../ipc-peer.js';
 import { startPortPeer } from '../port-peer.js';
 import { sampleInterleaved } from '../sample.js';
 
@@ -15,11 +17,12 @@ const MB = 1024 * 1024;
  */
 export async function benchStream(context: BenchContext): Promise<ScenarioReport> {
   // 512 × 64 KiB is 32 MiB: above the default per-run output cap (16 MiB), which would end the run.
-  const host = await bootHost(await discoverFixtures('exec-streams'), {
-    recycle: 'never',
-    limits: { outputBytes: 64 * 1024 * 1024 },
-  });
+  const discovery = await discoverFixtures('exec-streams');
+  const options = { recycle: 'never', limits: { outputBytes: 64 * 1024 * 1024 } } as const;
+  const host = await bootHost(discovery, options);
+  const engine = await bootProcessHost(discovery, options);
   const peer = await startPortPeer();
+  const ipc = await startIpcPeer();
   const cases = context.quick
     ? [
         { label: '64 KiB', count: 128, size: 65536 },
@@ -39,6 +42,8 @@ export async function benchStream(context: BenchContext): Promise<ScenarioReport
         {
           raw: async () => expectChars(await peer.stream(count, size), count * size),
           sink: () => streamThroughHost(host, count, size),
+          rawIpc: async () => expectChars(await ipc.stream(count, size), count * size),
+          processSink: () => streamThroughHost(engine, count, size),
         },
         plan,
       );
@@ -53,6 +58,17 @@ export async function benchStream(context: BenchContext): Promise<ScenarioReport
         ratio,
         target: target(ratio, '>=', 0.8),
       });
+      const rawIpc = summarize(samples.rawIpc.map((ms) => megabytes / (ms / 1000)));
+      const processSink = summarize(samples.processSink.map((ms) => megabytes / (ms / 1000)));
+      const processRatio = processSink.median / rawIpc.median;
+      rows.push({
+        name: `process tier: sink, ${label} writes (${count} × ${size} chars)`,
+        unit: 'MB/s',
+        subject: processSink,
+        baseline: { name: 'raw IPC message per chunk', stat: rawIpc },
+        ratio: processRatio,
+        target: target(processRatio, '>=', 0.8),
+      });
     }
     return {
       name: 'stream',
@@ -60,7 +76,7 @@ export async function benchStream(context: BenchContext): Promise<ScenarioReport
       notes: ['Host figures include the EXEC round trip (effect() and run dispatch) around the writes.'],
     };
   } finally {
-    await Promise.all([host.close(), peer.close()]);
+    await Promise.all([host.close(), engine.close(), peer.close(), ipc.close()]);
   }
 }
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
-import { discoverFixtures } from './bench-leaves.js';
+import { discoverFixtures, discoverLeaves } from './bench-leaves.js';
 
 // The memory scenario's measurements, each in a fresh Node process started with --expose-gc
 // so RSS starts from the same floor and no earlier scenario's garbage is counted. Started
@@ -12,7 +12,9 @@ import { discoverFixtures } from './bench-leaves.js';
 /** What the parent asks: idle threads of a host, idle bare workers, or RSS across many runs. */
 export type MemoryRequest =
   | { readonly mode: 'idle-host' | 'idle-bare'; readonly threads: number; readonly settleMs: number }
-  | { readonly mode: 'mixed'; readonly runs: number; readonly every: number };
+  | { readonly mode: 'mixed'; readonly runs: number; readonly every: number }
+  /** RSS before `createHost` and just after it booted every leaf installed under `cwd`. */
+  | { readonly mode: 'boot-all'; readonly cwd: string };
 
 /** RSS in MB: before and after starting idle threads, or sampled every `every` runs. */
 export interface MemoryAnswer {
@@ -35,6 +37,7 @@ if (process.argv[1] !== fileURLToPath(import.meta.url)) {
 
 async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
   if (request.mode === 'mixed') return measureMixed(request.runs, request.every);
+  if (request.mode === 'boot-all') return measureBootAll(request.cwd);
   const noop = await discoverFixtures('exec-noop');
   const beforeMb = await settledRss();
   let close: () => Promise<unknown>;
@@ -56,6 +59,17 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
 }
 
 /** The no-op tag registered `count` times (noop-1 … noop-n): one idle, loaded thread each after boot. */
+/** `statuses` counts the tags booted (`tags`) and how many are available. */
+async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
+  const { discovery } = await discoverLeaves(cwd);
+  const beforeMb = await settledRss();
+  const host = await bootHost(discovery);
+  const afterMb = await settledRss();
+  const statuses = { tags: discovery.registry.size, available: host.availableRuntimes().length };
+  await host.close();
+  return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses };
+}
+
 function withCopies(discovery: Discovery, count: number): Discovery {
   const entry = discovery.registry.get('noop')!;
   const registry = new Map<string, RegistryEntry>();

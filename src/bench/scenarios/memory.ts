@@ -50,6 +50,18 @@ export async function benchMemory(context: BenchContext): Promise<ScenarioReport
     });
   }
 
+  context.progress(`memory: host RSS just after booting every leaf under ${context.cwd}`);
+  const booted = await measureInChild({ mode: 'boot-all', cwd: context.cwd });
+  const added = booted.afterMb - booted.beforeMb;
+  rows.push({
+    name: `host RSS added by booting all ${booted.statuses.tags} installed tags (${booted.statuses.available} available)`,
+    unit: 'MB',
+    subject: single(added),
+    baseline: { name: 'RSS before createHost', stat: single(booted.beforeMb) },
+    ratio: booted.afterMb / booted.beforeMb,
+    target: target(added, '<=', 120, 'subject'),
+  });
+
   const runs = context.quick ? 1000 : 10_000;
   context.progress(`memory: host RSS across ${runs} mixed runs`);
   const mixed = await measureInChild({ mode: 'mixed', runs, every: runs / 10 });

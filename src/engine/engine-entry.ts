@@ -8,6 +8,7 @@ import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import type { EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
 import { sweepNamespace } from './namespace-sweep.js';
+import { stripForwardedText } from './forwarded-text.js';
 
 // The engine process: the thread host, booted here instead of in the embedding service. It
 // speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
@@ -86,8 +87,8 @@ async function exec(id: number, request: WireExecRequest): Promise<void> {
   };
   try {
     if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
-    const outcome = await host.exec({ ...fields, signal: controller.signal, sinks });
-    channel.send({ t: 'outcome', id, outcome, state: engineState(host) });
+    const { outcome, lengths } = stripForwardedText(await host.exec({ ...fields, signal: controller.signal, sinks }));
+    channel.send({ t: 'outcome', id, outcome, lengths, state: engineState(host) });
   } catch (error) {
     channel.send({ t: 'exec-error', id, error: wireError(error) });
   } finally {

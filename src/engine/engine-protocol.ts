@@ -62,7 +62,14 @@ export const EngineMessageSchema = v.variant('t', [
     name: v.picklist(['interact', 'entry']),
     args: v.array(v.unknown()),
   }),
-  v.strictObject({ t: v.literal('outcome'), id: Id, outcome: ExecOutcomeSchema, state: EngineStateSchema }),
+  v.strictObject({
+    t: v.literal('outcome'),
+    id: Id,
+    outcome: ExecOutcomeSchema,
+    // Each channel's part lengths: the text itself was forwarded write by write (forwarded-text.ts).
+    lengths: v.record(v.string(), v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(0)))),
+    state: EngineStateSchema,
+  }),
   v.strictObject({ t: v.literal('exec-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('effect'), id: Id, effect: EffectSchema }),
   v.strictObject({ t: v.literal('effect-error'), id: Id, error: WireErrorSchema }),

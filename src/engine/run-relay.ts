@@ -10,6 +10,7 @@ import { SeenRun } from './crashed-run.js';
 import type { EngineMessage } from './engine-protocol.js';
 import type { EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
+import { restoreForwardedText } from './forwarded-text.js';
 
 type RunMessage = Extract<EngineMessage, { t: 'sink' | 'sink-request' | 'outcome' | 'exec-error' }>;
 
@@ -81,7 +82,8 @@ export class RunRelay {
       this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
     } else if (message.t === 'sink-request') void this.answer(message);
     else if (message.t === 'outcome') {
-      const outcome = message.outcome as ExecOutcome;
+      const outcome = restoreForwardedText(message.outcome as ExecOutcome, message.lengths, this.seen);
+      if (outcome === undefined) return this.engine.fail('an outcome whose text is not what its run forwarded');
       this.finish(
         this.violations.length === 0
           ? outcome

@@ -213,7 +213,7 @@ describe('plurnk-execs bench', () => {
     expect(report.machine.node).toBe(process.version);
     expect(report.scenarios.map((scenario) => scenario.name)).toEqual(['stream']);
     for (const row of report.scenarios[0]!.rows) {
-      expect(row.baseline?.name).toMatch(/raw postMessage/);
+      expect(row.baseline?.name).toMatch(/raw postMessage|raw IPC/);
       expect(row.ratio).toBeGreaterThan(0);
     }
     expect(stderr).toMatch(/^stream: /m);

@@ -6,7 +6,8 @@ import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 // Node ≥ 22.1 can keep V8's code cache on disk; an executor thread turns it on before it
 // imports the task handler and the leaf, so later threads skip most of their compilation. On
 // a Node without the API the thread compiles as before (it is a speed knob, not a feature).
-const hasApi = (nodeModule as { getCompileCacheDir?: () => string | undefined }).getCompileCacheDir !== undefined;
+const { getCompileCacheDir } = nodeModule as unknown as { getCompileCacheDir?: () => string | undefined };
+const hasApi = getCompileCacheDir !== undefined;
 
 describe('the compile cache of executor threads', () => {
   let host: Host;
@@ -22,7 +23,6 @@ describe('the compile cache of executor threads', () => {
     if (hasApi) expect(dir).toMatch(/node-compile-cache|\//);
     else expect(dir).toBe('none');
     // The host's own process is the service's: the thread's setting never leaks into it.
-    if (hasApi)
-      expect((nodeModule as { getCompileCacheDir: () => string | undefined }).getCompileCacheDir()).toBeUndefined();
+    if (hasApi) expect(getCompileCacheDir!()).toBeUndefined();
   });
 });

@@ -82,7 +82,7 @@ describe('TagWorkers', () => {
     expect(handle.deathReason).toBe('the host retired the worker thread');
     expect(tag.snapshot()).toMatchObject({ available: [expect.any(Number)], busy: [] });
     expect(tag.snapshot().available).not.toContain(handle.threadId);
-    await expect(handle.post({ kind: 'probe' } as never, [])).rejects.toThrow('the host retired the worker thread');
+    await expect(handle.post({ kind: 'probe', id: 1 } as never)).rejects.toThrow('the host retired the worker thread');
   });
 
   it('moves a thread through its named states: busy when lent, idle when kept, retiring then dead when retired', async () => {

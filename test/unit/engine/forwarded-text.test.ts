@@ -30,8 +30,7 @@ function outcomeOf(): ExecOutcome {
 /** What the service saw forwarded for that run, write by write. */
 function seenOf(...writes: [string, string, string?][]): SeenRun {
   const seen = new SeenRun();
-  for (const [channel, chunk, mimetype] of writes)
-    seen.apply(mimetype === undefined ? ['write', channel, chunk] : ['write', channel, chunk, mimetype]);
+  for (const [channel, chunk, mimetype] of writes) seen.apply(['write', channel, chunk, mimetype]);
   return seen;
 }
 

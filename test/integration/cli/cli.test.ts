@@ -123,7 +123,9 @@ describe('plurnk-execs probe', () => {
   });
 });
 
-describe('plurnk-execs exec', () => {
+// Each exec boots every built-in tag, in an engine process by default: a loaded machine was seen
+// to take 47 s for one, past the default 30 s.
+describe('plurnk-execs exec', { timeout: 90_000 }, () => {
   it('streams stdout and stderr to their own streams and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hello; echo oops >&2']);
     expect(code).toBe(0);

@@ -1,3 +1,4 @@
+import { DEFAULT_LOAD_TIMEOUT_MS } from '../defaults.js';
 import type { RecyclePolicy } from '../host-types.js';
 import { reapGroups } from './reaper.js';
 import {
@@ -9,10 +10,24 @@ import {
   pickThread,
   shouldRetire,
 } from './thread-policy.js';
+import { StartGate, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
 /** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
 export type Purpose = 'run' | 'call';
+
+/** The host's admission queue in front of thread starts, shared by every tag, and how long a start may hold its slot. */
+export interface TagAdmission {
+  readonly gate: StartGate;
+  /** A start gives its slot back when the thread answered its first (warm-up) task, or after this long. */
+  readonly loadTimeoutMs: number;
+}
+
+/** For a TagWorkers built alone (tests, benchmarks): starts are not bounded. */
+const UNBOUNDED: TagAdmission = {
+  gate: new StartGate({ threadStarts: Infinity, threadStartsPerTag: Infinity }),
+  loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
+};
 
 /**
  * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
@@ -47,6 +62,7 @@ export class TagWorkers {
     private readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
     private readonly graceMs: number,
+    private readonly admission: TagAdmission = UNBOUNDED,
   ) {
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
@@ -55,14 +71,28 @@ export class TagWorkers {
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
    * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
    * gives the thread back, a new spare is started if none is left. A call takes any
-   * available thread and starts nothing extra.
+   * available thread and starts nothing extra. A new thread waits for a slot of the start
+   * gate first (rejecting as {@link StartGate.enter} does, per `wait`), and holds it until
+   * it answered one warm-up task: until its leaf is loaded.
    */
-  acquire(purpose: Purpose): WorkerHandle {
-    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
-    this.pruneDead();
-    const idle = this.idle();
-    const index = pickThread(idle);
-    const handle = index === -1 ? new WorkerHandle(this.spec) : idle[index]!;
+  async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
+    this.assertOpen();
+    const ready = this.takeIdle(purpose);
+    if (ready !== undefined) return ready;
+    const release = await this.admission.gate.enter(this.spec.boot.tag, wait);
+    try {
+      this.assertOpen();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // A thread may have been given back while this task waited.
+    const idle = this.takeIdle(purpose);
+    if (idle !== undefined) {
+      release();
+      return idle;
+    }
+    const handle = this.start(release, 1);
     handle.markBusy();
     this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
     return handle;
@@ -114,6 +144,43 @@ export class TagWorkers {
     };
   }
 
+  /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
+  private takeIdle(purpose: Purpose): WorkerHandle | undefined {
+    this.pruneDead();
+    const idle = this.idle();
+    const index = pickThread(idle);
+    if (index === -1) return undefined;
+    const handle = idle[index]!;
+    handle.markBusy();
+    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
+    return handle;
+  }
+
+  /**
+   * Starts a thread under a start slot, warmed up `warmUps` times (a spare: the handle's default); the slot is given back once
+   * the warm-up answered (the leaf loaded, or failed to) or the thread died, and at the latest
+   * after `loadTimeoutMs`, so a leaf that spins at import holds no slot longer than its own bound.
+   */
+  private start(release: () => void, warmUps?: number): WorkerHandle {
+    let handle: WorkerHandle;
+    try {
+      handle = new WorkerHandle(this.spec);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const bound = setTimeout(release, this.admission.loadTimeoutMs).unref();
+    void handle.warmUp(warmUps).finally(() => {
+      clearTimeout(bound);
+      release();
+    });
+    return handle;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
+  }
+
   /** The idle threads, in the order they were given back. */
   private idle(): WorkerHandle[] {
     return this.inState('idle');
@@ -155,10 +222,12 @@ export class TagWorkers {
     }
   }
 
+  /** Starts a spare when none is idle and a start slot is free now: a spare never waits in the queue ahead of a task. */
   private keepSpare(): void {
     if (this.closed || !needsSpare(this.idle())) return;
-    const spare = new WorkerHandle(this.spec);
-    spare.warmUp();
+    const release = this.admission.gate.tryEnter(this.spec.boot.tag);
+    if (release === undefined) return;
+    const spare = this.start(release);
     this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
   }
 

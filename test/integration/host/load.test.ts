@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -44,8 +45,14 @@ async function boot(options: HostOptions = {}): Promise<Host> {
   return host;
 }
 
-const run = (booted: Host, which: Case) =>
-  booted.exec({ runtime: which.runtime, body: which.body, env: ENV, timeoutMs: 120_000 });
+const run = (booted: Host, which: Case, signal?: AbortSignal) =>
+  booted.exec({
+    runtime: which.runtime,
+    body: which.body,
+    env: ENV,
+    timeoutMs: 120_000,
+    ...(signal ? { signal } : {}),
+  });
 
 /** What an outcome says, in one comparable line: its class, status, and the mix's channel text. */
 const summary = (out: ExecOutcome, which: Case) =>
@@ -72,11 +79,16 @@ describe('load', () => {
     expect(wrong).toEqual([]);
   }, 900_000);
 
-  it('leaves no process behind and does not grow the host over 3,000 mixed runs at concurrency 16', async () => {
+  it('leaves no process, listener or warning behind and does not grow the host over 3,000 mixed runs at concurrency 16', async () => {
     // Threads are recycled every 25 runs rather than every run: 3,000 thread starts (each-run)
     // take far more than a few minutes on a busy 2-core machine, and 120 retirements still
     // churn threads, ports and process groups through every path a run takes.
     const booted = await boot({ recycle: { afterRuns: 25 } });
+    // Every run carries the service's one signal, as a service passes it: nothing may pile up on it, or print.
+    const shared = new AbortController();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
     const total = 3000;
     const wrong: string[] = [];
     let next = 0;
@@ -84,14 +96,16 @@ describe('load', () => {
     const worker = async () => {
       for (let i = next++; i < total; i = next++) {
         const which = MIX[i % MIX.length]!;
-        const line = summary(await run(booted, which), which);
+        const line = summary(await run(booted, which, shared.signal), which);
         if (line !== expected(which)) wrong.push(line);
         // The baseline is taken once the host is warm: every tag's threads and caches exist.
         if (i === 500) baseline = settledRssMb();
       }
     };
-    await Promise.all(Array.from({ length: 16 }, worker));
+    await Promise.all(Array.from({ length: 16 }, worker)).finally(() => process.off('warning', onWarning));
     expect(wrong.slice(0, 10)).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
     // Each run's children were reaped before its outcome resolved; a SIGKILL lands asynchronously.
     await expect.poll(() => findMarkedProcesses('LOAD_TEST', MARKER), { timeout: 10_000 }).toEqual([]);
     // A leak of even 30 KB a run (a listener, a port, a closure per run) would add ~75 MB here.

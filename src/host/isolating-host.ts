@@ -20,7 +20,7 @@ import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { withLease, type Lease } from './threads/bounded-call.js';
-import { QueueAbortedError, QueueTimeoutError } from './threads/start-gate.js';
+import { queueFailure } from './dispatch/queue-failure.js';
 
 /** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
 export interface BootedTag {
@@ -135,24 +135,11 @@ export class IsolatingHost implements Host {
     const wait = { signals: [request.signal, this.closing.signal], timeoutMs: this.options.admission.queueTimeoutMs };
     return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission), wait).catch(
       (error: unknown) => {
-        if (error instanceof QueueTimeoutError || error instanceof QueueAbortedError)
-          return refused(this.queueFailure(error, tag), null);
-        throw error;
+        const failure = queueFailure(error, tag, this.closing.signal, wait.timeoutMs, this.detailLimit);
+        if (failure === undefined) throw error;
+        return refused(failure, null);
       },
     );
-  }
-
-  /** The outcome of a run that never got a thread: 503 `host-overloaded` past the queue bound, else 499. */
-  private queueFailure(error: QueueTimeoutError | QueueAbortedError, tag: string): ExecResult {
-    if (error instanceof QueueTimeoutError) {
-      const detail = `the host is overloaded: the ${tag} run waited for a thread to start, but ${error.message}; nothing of the leaf ran, retry later`;
-      return hostFailure('host-overloaded', ErrorDetail.preview(detail, this.detailLimit), {
-        queueTimeoutMs: this.options.admission.queueTimeoutMs,
-      });
-    }
-    if (this.closing.signal.aborted)
-      return hostFailure('execution-cancelled', 'the host closed while the run waited for a thread; none was started');
-    return hostFailure('execution-cancelled', 'the run was aborted while it waited for a thread; none was started');
   }
 
   /** The EXEC in its leased thread: the effect (unless given), the run, its reap. */

@@ -1,4 +1,5 @@
 import { onAbort } from '../../runtime/abort-fanout.js';
+import { DEFAULT_LOAD_TIMEOUT_MS } from '../defaults.js';
 
 /** How many threads may be starting at once, host-wide and per tag. */
 export interface StartLimits {
@@ -48,14 +49,16 @@ export class StartGate {
   /**
    * A start slot for `tag`, once one is free: the returned function gives it back (idempotent).
    * Rejects with {@link QueueTimeoutError} after `wait.timeoutMs` in the queue, or with
-   * {@link QueueAbortedError} when one of `wait.signals` aborts first.
+   * {@link QueueAbortedError} when one of `wait.signals` aborts first (or had, when it must wait).
    */
   enter(tag: string, wait: StartWait = {}): Promise<() => void> {
     const signals = wait.signals ?? [];
-    const aborted = signals.find((signal) => signal?.aborted);
-    if (aborted !== undefined) return Promise.reject(new QueueAbortedError('aborted before it was queued'));
+    // Only the wait is cancelled: a task whose slot is free goes on even when aborted already,
+    // so a pre-aborted run meets its leaf as it would on an idle thread (the leaf answers 499).
     const now = this.tryEnter(tag);
     if (now !== undefined) return Promise.resolve(now);
+    if (signals.some((signal) => signal?.aborted))
+      return Promise.reject(new QueueAbortedError('aborted before it was queued'));
     return new Promise((resolve, reject) => {
       const leave = (error: Error) => {
         const index = this.waiting.indexOf(waiter);
@@ -140,3 +143,16 @@ export class StartGate {
     }
   }
 }
+
+/** The host's admission queue as every tag's threads use it, and how long a start may hold its slot. */
+export interface StartAdmission {
+  readonly gate: StartGate;
+  /** A start gives its slot back when the thread answered its first (warm-up) task, or after this long. */
+  readonly loadTimeoutMs: number;
+}
+
+/** For a TagWorkers built alone (tests, benchmarks): starts are not bounded. */
+export const UNBOUNDED_STARTS: StartAdmission = {
+  gate: new StartGate({ threadStarts: Infinity, threadStartsPerTag: Infinity }),
+  loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
+};

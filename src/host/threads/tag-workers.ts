@@ -1,4 +1,3 @@
-import { DEFAULT_LOAD_TIMEOUT_MS } from '../defaults.js';
 import type { RecyclePolicy } from '../host-types.js';
 import { reapGroups } from './reaper.js';
 import {
@@ -10,24 +9,11 @@ import {
   pickThread,
   shouldRetire,
 } from './thread-policy.js';
-import { StartGate, type StartWait } from './start-gate.js';
+import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
 /** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
 export type Purpose = 'run' | 'call';
-
-/** The host's admission queue in front of thread starts, shared by every tag, and how long a start may hold its slot. */
-export interface TagAdmission {
-  readonly gate: StartGate;
-  /** A start gives its slot back when the thread answered its first (warm-up) task, or after this long. */
-  readonly loadTimeoutMs: number;
-}
-
-/** For a TagWorkers built alone (tests, benchmarks): starts are not bounded. */
-const UNBOUNDED: TagAdmission = {
-  gate: new StartGate({ threadStarts: Infinity, threadStartsPerTag: Infinity }),
-  loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
-};
 
 /**
  * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
@@ -62,7 +48,7 @@ export class TagWorkers {
     private readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
     private readonly graceMs: number,
-    private readonly admission: TagAdmission = UNBOUNDED,
+    private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
@@ -92,10 +78,7 @@ export class TagWorkers {
       release();
       return idle;
     }
-    const handle = this.start(release, 1);
-    handle.markBusy();
-    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
-    return handle;
+    return this.lend(this.start(release, 1), purpose);
   }
 
   /**
@@ -149,17 +132,21 @@ export class TagWorkers {
     this.pruneDead();
     const idle = this.idle();
     const index = pickThread(idle);
-    if (index === -1) return undefined;
-    const handle = idle[index]!;
+    return index === -1 ? undefined : this.lend(idle[index]!, purpose);
+  }
+
+  /** Marks `handle` lent out for `purpose`. */
+  private lend(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
     handle.markBusy();
     this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
     return handle;
   }
 
   /**
-   * Starts a thread under a start slot, warmed up `warmUps` times (a spare: the handle's default); the slot is given back once
-   * the warm-up answered (the leaf loaded, or failed to) or the thread died, and at the latest
-   * after `loadTimeoutMs`, so a leaf that spins at import holds no slot longer than its own bound.
+   * Starts a thread under a start slot, warmed up `warmUps` times (default: a spare's). The
+   * slot is given back once the warm-up answered (the leaf loaded, or failed to) or the thread
+   * died, and at the latest after `loadTimeoutMs`: a leaf that spins at import holds no slot
+   * longer than its own bound.
    */
   private start(release: () => void, warmUps?: number): WorkerHandle {
     let handle: WorkerHandle;

@@ -58,6 +58,13 @@ describe('StartGate', () => {
     expect(gate.snapshot()).toEqual({ starting: 1, waiting: 0 });
   });
 
+  it('admits a task whose signal aborted already when a slot is free: only a wait is cancelled', async () => {
+    const gate = new StartGate({ threadStarts: 1, threadStartsPerTag: 1 });
+    const release = await gate.enter('a', { signals: [AbortSignal.abort()] });
+    expect(gate.snapshot()).toEqual({ starting: 1, waiting: 0 });
+    release();
+  });
+
   it('ends a wait with QueueAbortedError when a signal aborts, before or during the wait', async () => {
     const gate = new StartGate({ threadStarts: 1, threadStartsPerTag: 1 });
     const release = await gate.enter('a');

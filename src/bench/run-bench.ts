@@ -38,6 +38,8 @@ export interface BenchOptions {
   quick?: boolean;
   /** Where installed leaves are discovered. Default `process.cwd()`. */
   cwd?: string;
+  /** The tier of the hosts the scenarios measure: `'process'` (default, as `createHost`'s) or `'thread'`. */
+  isolation?: 'process' | 'thread';
   /** Where the table or JSON goes. Default stdout; pass `() => {}` to only get the report back. */
   write?: (text: string) => void;
   /** Where progress lines go. Default stderr. */
@@ -54,7 +56,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const selected = selectScenarios(options.scenarios);
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const progress = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const context: BenchContext = { quick: options.quick ?? false, cwd: options.cwd ?? process.cwd(), progress };
+  const context: BenchContext = {
+    quick: options.quick ?? false,
+    cwd: options.cwd ?? process.cwd(),
+    isolation: options.isolation ?? 'process',
+    progress,
+  };
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
   const scenarios: ScenarioReport[] = [];
@@ -69,6 +76,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       loadAfter: loadavg()[0]!,
     },
     quick: context.quick,
+    isolation: context.isolation,
     startedAt: startedAt.toISOString(),
     seconds: (Date.now() - startedAt.getTime()) / 1000,
     scenarios,

@@ -52,7 +52,7 @@ export interface HostOptions {
   /**
    * Where the leaves' threads live (docs/isolation.md): `'process'`, an engine process of the
    * host's own (restarted when it dies, in a PID namespace where the platform gives one, under
-   * Node's permission model); `'thread'`, the caller's own process. Default `'thread'`.
+   * Node's permission model); `'thread'`, the caller's own process. Default `'process'`.
    * `createHost` only: `bootHost` is the thread tier.
    */
   isolation?: 'process' | 'thread';

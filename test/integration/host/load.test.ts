@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type ExecOutcome, type Host, type HostOptions } from '../../../src/host/index.js';
 import { findMarkedProcesses, killProcesses } from '../../../src/runtime/marked-processes.js';
 
-// Issue 17's load tests, with the built-in leaves in the thread tier: every outcome is asserted,
-// never a timing. A burst that overloads the machine is held in the host's admission queue and
+// Issue 17's load tests, with the built-in leaves in the thread tier (createHost's default is
+// the process tier, whose engine runs the same thread host): every outcome is asserted, never a timing. A burst that overloads the machine is held in the host's admission queue and
 // blamed on no leaf; a long mixed soak leaves no process behind and does not grow the host.
 const REPO = join(import.meta.dirname, '..', '..', '..');
 
@@ -40,7 +40,7 @@ afterEach(async () => {
 });
 
 async function boot(options: HostOptions = {}): Promise<Host> {
-  host = await createHost({ cwd: REPO, tags: ['sh', 'jq', 'sqlite'], ...options });
+  host = await createHost({ cwd: REPO, tags: ['sh', 'jq', 'sqlite'], isolation: 'thread', ...options });
   expect(host.availableRuntimes()).toEqual(['jq', 'sh', 'sqlite']);
   return host;
 }

@@ -11,6 +11,8 @@ const SLOW = [
   'test/unit/public-surface.test.ts',
   // Packs and installs the tarballs; compiles a consumer against the shipped declarations.
   'test/integration/package/*.test.ts',
+  // Issue 17's load tests: a 200-EXEC burst and a 3,000-run soak over the built-in leaves.
+  'test/integration/host/load.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];

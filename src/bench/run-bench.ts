@@ -2,6 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.js';
 import { formatBenchTable } from './format-table.js';
+import { benchBurst } from './scenarios/burst.js';
 import { benchDispatch } from './scenarios/dispatch.js';
 import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
@@ -23,6 +24,7 @@ export const BENCH_SCENARIOS = {
   flood: benchFlood,
   isolation: benchIsolation,
   load: benchLoad,
+  burst: benchBurst,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

@@ -11,6 +11,8 @@ const SLOW = [
   'test/unit/public-surface.test.ts',
   // Packs and installs the tarballs; compiles a consumer against the shipped declarations.
   'test/integration/package/*.test.ts',
+  // 2,000 runs through the process tier while its engine is killed (issue 14).
+  'test/integration/engine/engine-soak.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];
@@ -66,7 +68,17 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
-      { extends: true, test: { name: 'slow', include: SLOW, retry: RETRY_LOADED, sequence: { groupOrder: 3 } } },
+      {
+        extends: true,
+        // --expose-gc: the engine soak compares the service's RSS after a collection.
+        test: {
+          name: 'slow',
+          include: SLOW,
+          retry: RETRY_LOADED,
+          execArgv: ['--expose-gc'],
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

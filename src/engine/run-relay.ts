@@ -8,7 +8,7 @@ import { hostFailure } from '../host/host-problems.js';
 import type { ExecOutcome } from '../host/host-types.js';
 import { SeenRun } from './crashed-run.js';
 import type { EngineMessage } from './engine-protocol.js';
-import type { EngineProcess } from './engine-process.js';
+import type { EngineEnd, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
 
 type RunMessage = Extract<EngineMessage, { t: 'sink' | 'sink-request' | 'outcome' | 'exec-error' }>;
@@ -93,9 +93,9 @@ export class RunRelay {
     }
   }
 
-  /** The engine died under the run: 500 engine-crashed with the output seen so far. */
-  settleCrashed(why: string): void {
-    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address()));
+  /** The engine died (or was killed as unresponsive) under the run: 500 `end` with the output seen so far. */
+  settleCrashed(why: string, end: EngineEnd = 'engine-crashed'): void {
+    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address(), end));
   }
 
   /** The host closed and the engine with it before the run's outcome came back: 499, as the thread tier answers. */

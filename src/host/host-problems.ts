@@ -26,6 +26,7 @@ export const CONSUMER_CODES = {
   'output-limit-exceeded': 500,
   'runtime-degraded': 503,
   'engine-crashed': 500,
+  'engine-unresponsive': 500,
   'engine-unavailable': 503,
 } as const;
 

@@ -41,7 +41,7 @@ describe('the process tier under a soak with engine kills', () => {
       const failures: string[] = [];
       const settlements = new Array<number>(RUNS).fill(0);
       const verdicts: Record<string, number> = {};
-      let killed = 0;
+      const kills: Promise<boolean>[] = [];
       let stop = false;
 
       const host: Host = await createHost({
@@ -111,7 +111,7 @@ describe('the process tier under a soak with engine kills', () => {
           while (!stop && next < to) {
             const i = next++;
             const kill = killAt.get(i);
-            if (kill !== undefined) void killEngine(kill).then((ok) => (killed += ok ? 1 : 0));
+            if (kill !== undefined) kills.push(killEngine(kill));
             await runOne(i, plan[i]!);
           }
         };
@@ -121,6 +121,7 @@ describe('the process tier under a soak with engine kills', () => {
       await runPhase(0, WARMUP);
       const warmRss = settledRss();
       await runPhase(WARMUP, RUNS);
+      const killed = (await Promise.all(kills)).filter(Boolean).length;
       // The engine answers after the last kill.
       const after = await host.exec({ runtime: 'healthy', body: 'after' });
       const endRss = settledRss();

@@ -49,9 +49,12 @@ export class RunRelay {
     });
   }
 
+  /** Sends the run to the engine; one that is already gone settles it 500 engine-crashed at once. */
   begin(): void {
     const { request } = this;
-    this.engine.send({
+    // An engine can die between handing itself out and this send (a corrupt frame right after
+    // its `booted` one): its death was reported before this run was in flight, so settle here.
+    const sent = this.engine.send({
       t: 'exec',
       id: this.id,
       request: {
@@ -67,6 +70,7 @@ export class RunRelay {
         entry: request.sinks?.entry !== undefined,
       },
     });
+    if (!sent) return this.settleCrashed('the engine was gone before the run reached it');
     if (request.signal?.aborted) this.onAbort();
     else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }

@@ -11,6 +11,8 @@ const SLOW = [
   'test/unit/public-surface.test.ts',
   // Packs and installs the tarballs; compiles a consumer against the shipped declarations.
   'test/integration/package/*.test.ts',
+  // Issue 17's load tests: a 200-EXEC burst and a 3,000-run soak over the built-in leaves.
+  'test/integration/host/load.test.ts',
   // 2,000 runs through the process tier while its engine is killed (issue 14).
   'test/integration/engine/engine-soak.test.ts',
 ];

@@ -49,6 +49,8 @@ export interface BenchReport {
     readonly loadAfter: number;
   };
   readonly quick: boolean;
+  /** The tier of the hosts the scenarios measured (docs/isolation.md). */
+  readonly isolation: 'process' | 'thread';
   readonly startedAt: string;
   readonly seconds: number;
   readonly scenarios: ScenarioReport[];
@@ -91,6 +93,8 @@ export interface BenchContext {
   readonly quick: boolean;
   /** Where installed leaves are discovered (the probe and subprocess scenarios). */
   readonly cwd: string;
+  /** The tier of the hosts the scenarios measure (`isolation` compares both whatever this says). */
+  readonly isolation: 'process' | 'thread';
   /** A progress line for stderr. */
   progress(line: string): void;
 }

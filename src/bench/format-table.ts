@@ -8,7 +8,7 @@ import type { BenchReport, BenchRow, Stat } from './bench-report.js';
 export function formatBenchTable(report: BenchReport): string {
   const { machine } = report;
   const lines = [
-    `${machine.cores} cores (${machine.cpu}), Node ${machine.node}, ${machine.platform}; load ${machine.loadBefore.toFixed(2)} → ${machine.loadAfter.toFixed(2)}; ${report.startedAt}, ${report.seconds.toFixed(0)} s${report.quick ? ', --quick (not for the record)' : ''}`,
+    `${machine.cores} cores (${machine.cpu}), Node ${machine.node}, ${machine.platform}; load ${machine.loadBefore.toFixed(2)} → ${machine.loadAfter.toFixed(2)}; ${report.isolation} tier; ${report.startedAt}, ${report.seconds.toFixed(0)} s${report.quick ? ', --quick (not for the record)' : ''}`,
     '',
     '| scenario | measure | median (p95) | baseline | median (p95) | ratio | target |',
     '|---|---|---|---|---|---|---|',

@@ -2,6 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.js';
 import { formatBenchTable } from './format-table.js';
+import { benchBurst } from './scenarios/burst.js';
 import { benchDispatch } from './scenarios/dispatch.js';
 import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
@@ -21,6 +22,7 @@ export const BENCH_SCENARIOS = {
   memory: benchMemory,
   flood: benchFlood,
   isolation: benchIsolation,
+  burst: benchBurst,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */
@@ -36,6 +38,8 @@ export interface BenchOptions {
   quick?: boolean;
   /** Where installed leaves are discovered. Default `process.cwd()`. */
   cwd?: string;
+  /** The tier of the hosts the scenarios measure: `'process'` (default, as `createHost`'s) or `'thread'`. */
+  isolation?: 'process' | 'thread';
   /** Where the table or JSON goes. Default stdout; pass `() => {}` to only get the report back. */
   write?: (text: string) => void;
   /** Where progress lines go. Default stderr. */
@@ -52,7 +56,12 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const selected = selectScenarios(options.scenarios);
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
   const progress = options.progress ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const context: BenchContext = { quick: options.quick ?? false, cwd: options.cwd ?? process.cwd(), progress };
+  const context: BenchContext = {
+    quick: options.quick ?? false,
+    cwd: options.cwd ?? process.cwd(),
+    isolation: options.isolation ?? 'process',
+    progress,
+  };
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
   const scenarios: ScenarioReport[] = [];
@@ -67,6 +76,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
       loadAfter: loadavg()[0]!,
     },
     quick: context.quick,
+    isolation: context.isolation,
     startedAt: startedAt.toISOString(),
     seconds: (Date.now() - startedAt.getTime()) / 1000,
     scenarios,

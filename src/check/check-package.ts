@@ -2,12 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
+import { bootProcessHost } from '../engine/process-host.js';
+import { buildEngineEnv } from '../engine/engine-env.js';
 import { bootHost } from '../host/boot-host.js';
 import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
-import type { Availability, Host } from '../host/host-types.js';
+import type { Availability, Host, Isolation } from '../host/host-types.js';
 import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host/threads/worker-env.js';
 
 /** Options of {@link checkPackage}. */
@@ -25,6 +27,11 @@ export interface CheckOptions {
    * reads, a git repository). Default: a new empty temporary directory, removed afterwards.
    */
   cwd?: string;
+  /**
+   * Where the leaf's threads run (docs/isolation.md): `'process'` (default, as `createHost`'s),
+   * an engine process of the host's own; `'thread'`, this process.
+   */
+  isolation?: 'process' | 'thread';
 }
 
 /**
@@ -50,15 +57,19 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const manifest = await checkManifest(packageDir, probeTimeoutMs);
-  const tags =
+  const { tags, isolation } =
     manifest.discovery === undefined
-      ? manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery')))
+      ? {
+          tags: manifest.tags.map((declared) => summarize(unchecked(declared, 'the package failed discovery'))),
+          isolation: null,
+        }
       : await checkRuntimes(manifest.discovery, {
           timeoutMs,
           graceMs,
           probeTimeoutMs,
           loadTimeoutMs: options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
           cwd: options.cwd === undefined ? undefined : resolve(options.cwd),
+          isolation: options.isolation ?? 'process',
         });
   const discovery = {
     verdict: (manifest.error === undefined ? 'pass' : 'fail') as Verdict,
@@ -70,6 +81,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     schema: 'plurnk-execs/check@1',
     package: { dir: packageDir, name: manifest.packageName },
     clean: discovery.verdict === 'pass' && tags.length > 0 && tags.every((tag) => tag.verdict !== 'fail'),
+    isolation,
     discovery,
     tags,
   };
@@ -84,8 +96,9 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
 async function checkRuntimes(
   discovery: Discovery,
   options: Required<Omit<CheckOptions, 'cwd'>> & { cwd: string | undefined },
-): Promise<TagCheck[]> {
-  const host = await bootHost(discovery, {
+): Promise<{ tags: TagCheck[]; isolation: Isolation }> {
+  const boot = options.isolation === 'process' ? bootProcessHost : bootHost;
+  const host = await boot(discovery, {
     probeTimeoutMs: options.probeTimeoutMs,
     loadTimeoutMs: options.loadTimeoutMs,
     recycle: { afterRuns: 2 },
@@ -95,10 +108,12 @@ async function checkRuntimes(
   const temporary = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'plurnk-execs-check-')) : undefined;
   const cwd = options.cwd ?? temporary!;
   try {
-    // A run's env replaces its thread's: give each run what the thread would have had, plus the marker.
+    // A run's env replaces its thread's: give each run what the thread would have had (in the
+    // process tier, a thread of the engine, whose environment is built), plus the marker.
     const detailLimit = await resolveErrorDetailLimit(discovery.env);
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
-    const env = workerBaseEnv(process.env, detailLimit, packageOwnedEnv(discovery, packageName));
+    const base = options.isolation === 'process' ? buildEngineEnv(process.env, detailLimit) : process.env;
+    const env = workerBaseEnv(base, detailLimit, packageOwnedEnv(discovery, packageName));
     const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
     const entries = [...discovery.registry.values()];
     const results: TagCheck[] = new Array(entries.length);
@@ -108,7 +123,7 @@ async function checkRuntimes(
         results[index] = await checkTag(entries[index]!, host, context);
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, entries.length) }, worker));
-    return results;
+    return { tags: results, isolation: host.isolation() };
   } finally {
     await host.close();
     if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });

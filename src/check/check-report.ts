@@ -1,4 +1,5 @@
 import type { ProbeFault } from '../host/fault-kinds.js';
+import type { Isolation } from '../host/host-types.js';
 
 /** A check's outcome: `skip` when it could not be judged here (say why in `detail`). */
 export type Verdict = 'pass' | 'fail' | 'skip';
@@ -60,6 +61,8 @@ export interface CheckReport {
   package: { dir: string; name: string | null };
   /** True only when discovery passed, at least one tag was declared, and no tag failed. */
   clean: boolean;
+  /** The containment the examples ran under (`host.isolation()`); null when discovery failed and nothing ran. */
+  isolation: Isolation | null;
   /** `notices`: what discovery read on the author's behalf (a manifest in the ≤1.5 shape); not a failure. */
   discovery: { verdict: Verdict; error: string | null; disabledByDefault: string[]; notices: string[] };
   tags: TagCheck[];

@@ -1,16 +1,18 @@
 import { BENCH_SCENARIOS, runBench } from '../bench/index.js';
 import { isPlurnkExecsError } from '../contracts/errors.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
-import { parseFlags, UsageError } from './parse-flags.js';
+import { parseFlags, parseIsolation, UsageError } from './parse-flags.js';
 
-const USAGE = `Usage: plurnk-execs bench [scenario…] [--json] [--quick]
+const USAGE = `Usage: plurnk-execs bench [scenario…] [--json] [--quick] [--isolation process|thread]
 
 Runs the benchmarks with real threads and processes, each reported as a ratio against a
 baseline measured in the same run (median and p95), as a table or JSON. Progress goes to
 stderr. Scenarios: ${Object.keys(BENCH_SCENARIOS).join(', ')} (default: all, about 7 minutes).
 
-  --json    print the report as JSON instead of the table
-  --quick   fewer samples: a smoke run, not figures to record
+  --json           print the report as JSON instead of the table
+  --quick          fewer samples: a smoke run, not figures to record
+  --isolation <t>  the tier of the hosts measured: process (default) or thread; the isolation
+                   scenario measures both (docs/isolation.md)
 `;
 
 /** `plurnk-execs bench`. */
@@ -22,15 +24,17 @@ export const benchCommand: Command = {
     const { values, positionals } = parseFlags(
       'bench',
       argv,
-      { json: { type: 'boolean' }, quick: { type: 'boolean' } },
+      { json: { type: 'boolean' }, quick: { type: 'boolean' }, isolation: { type: 'string' } },
       { names: Object.keys(BENCH_SCENARIOS), required: 0 },
     );
     if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
+    const isolation = parseIsolation('bench', values.isolation as string | undefined);
     try {
       await runBench({
         scenarios: positionals,
         json: values.json === true,
         quick: values.quick === true,
+        isolation,
         cwd: io.cwd,
         write: (text) => void io.stdout.write(text),
         progress: (line) => void io.stderr.write(`${line}\n`),

@@ -2,10 +2,11 @@ import { resolve } from 'node:path';
 import { CHECK_RUN_TIMEOUT_MS, checkPackage } from '../check/check-package.js';
 import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
-import { parseFlags, parseMs } from './parse-flags.js';
+import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';
 
 const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--cwd <dir>] [--timeout <ms>] [--grace <ms>] [--probe-timeout <ms>]
+                           [--isolation process|thread]
 
 Loads the one executor leaf package in <package-dir> in isolation (its operator policy and
 trust gate set aside) and reports, per tag: the manifest verdict with every validation error,
@@ -19,6 +20,8 @@ processes left behind, state retained across runs, result validity, other violat
   --timeout <ms>         deadline of each run of the example (default ${CHECK_RUN_TIMEOUT_MS})
   --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default ${DEFAULT_GRACE_MS})
   --probe-timeout <ms>   how long the probe and a runtimes hook may take (default ${DEFAULT_PROBE_TIMEOUT_MS})
+  --isolation <t>        process (default): the leaf's threads run in an engine process of the
+                         host's own; thread: in this process (docs/isolation.md)
 
 Exit code: 0 only when the package is clean; 1 otherwise; 2 for a bad command line.
 `;
@@ -38,6 +41,7 @@ export const checkCommand: Command = {
         timeout: { type: 'string' },
         grace: { type: 'string' },
         'probe-timeout': { type: 'string' },
+        isolation: { type: 'string' },
       },
       { names: ['package-dir'], required: 1 },
     );
@@ -45,7 +49,9 @@ export const checkCommand: Command = {
     const timeoutMs = parseMs('check', '--timeout', values.timeout as string | undefined);
     const graceMs = parseMs('check', '--grace', values.grace as string | undefined);
     const probeTimeoutMs = parseMs('check', '--probe-timeout', values['probe-timeout'] as string | undefined);
+    const isolation = parseIsolation('check', values.isolation as string | undefined);
     const report = await checkPackage(resolve(io.cwd, positionals[0]!), {
+      isolation,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(graceMs === undefined ? {} : { graceMs }),
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),

@@ -7,7 +7,7 @@ import { createChannelPrinter } from './channel-printer.js';
 import { formatProblem } from './format-problem.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 
-const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>] [--isolation thread|process]
+const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>] [--isolation process|thread]
 
 Runs one EXEC through the isolating host and streams its channels as they arrive: stdout to
 stdout, stderr to stderr, any other channel to stdout with each line labelled. Then prints the
@@ -16,7 +16,8 @@ status line (and the Problem, if any) on stderr. A body of "-" is read from stan
   --target <t>     the EXEC target (a path, a program, an identifier — per the runtime)
   --cwd <dir>      working directory of the run (default: the current directory)
   --timeout <ms>   deadline of the run; past it the run settles 504
-  --isolation <t>  thread (default) or process: where the leaf's thread lives (docs/isolation.md)
+  --isolation <t>  process (default): the leaf's thread lives in an engine process of the
+                   host's own; thread: in this process (docs/isolation.md)
 
 Exit code: 0 on success; the subprocess exit code when there is one; 130 when cancelled;
 1 for any other failure. Ctrl-C cancels the run (SIGHUP to its process group); a second

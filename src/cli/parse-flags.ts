@@ -72,8 +72,8 @@ function describeParseError(error: Error & { code?: string }): string {
   }
 }
 
-/** The `--isolation` flag: `thread` or `process` (default `thread`); anything else is a UsageError naming it. */
+/** The `--isolation` flag: `process` (the default, as `createHost`'s) or `thread`; anything else is a UsageError naming it. */
 export function parseIsolation(command: string, value: string | undefined): 'thread' | 'process' {
-  if (value === undefined || value === 'thread' || value === 'process') return value ?? 'thread';
-  throw new UsageError(`${command}: --isolation must be thread or process, received ${JSON.stringify(value)}`);
+  if (value === undefined || value === 'thread' || value === 'process') return value ?? 'process';
+  throw new UsageError(`${command}: --isolation must be process or thread; received ${JSON.stringify(value)}`);
 }

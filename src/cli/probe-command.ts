@@ -5,6 +5,7 @@ import { discover } from '../discovery/discover.js';
 import type { Availability, Isolation } from '../host/host-types.js';
 import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
+import { describeIsolation } from './describe-isolation.js';
 import { formatTable } from './format-table.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { startProgress } from './progress-line.js';
@@ -18,16 +19,16 @@ export interface ProbeRow {
   probeMs: number;
 }
 
-const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>] [--isolation thread|process]
+const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>] [--isolation process|thread]
 
 Discovers the executor leaves installed in the nearest node_modules, boots the isolating host
 (every tag in its own worker thread, probed concurrently) and prints one row per tag: package,
-availability, probe latency and detail, then the boot total.
+availability, probe latency and detail, then which containment is in effect and the boot total.
 
   --json           print a JSON document instead of the table
   --timeout <ms>   per-probe timeout (default 3000)
-  --isolation <t>  thread (default): the threads in this process; process: in an engine process
-                   (docs/isolation.md). The last line says which containment is in effect.
+  --isolation <t>  process (default): the threads in an engine process of the host's own;
+                   thread: in this process (docs/isolation.md)
 `;
 
 /** `plurnk-execs probe`. */
@@ -126,11 +127,4 @@ function renderProbeTable(
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
   text += `${describeIsolation(isolation)}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
-}
-
-/** One line saying which containment is in effect: never a silent fall back. */
-export function describeIsolation(isolation: Isolation): string {
-  if (isolation.tier === 'thread') return 'isolation: thread tier (the leaves run in this process)';
-  const yes = (held: boolean) => (held ? 'yes' : 'NO');
-  return `isolation: process tier · PID namespace ${yes(isolation.pidNamespace)} · permission model ${yes(isolation.permissionModel)}`;
 }

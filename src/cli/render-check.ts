@@ -6,6 +6,7 @@ import {
   type Verdict,
 } from '../check/check-report.js';
 import { formatTable } from './format-table.js';
+import { describeIsolation } from './describe-isolation.js';
 
 const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {
   undeclaredChannels: 'UNDECLARED',
@@ -35,6 +36,7 @@ export function renderCheck(report: CheckReport): string {
   const failed = report.tags.filter((tag) => tag.verdict === 'fail').length;
   const skipped = report.tags.filter((tag) => tag.verdict === 'skip').length;
   const counts = `${report.tags.length} tag(s): ${failed} failed, ${skipped} skipped`;
+  if (report.isolation !== null) text += `\n${describeIsolation(report.isolation)}`;
   return `${text}\n${report.clean ? `clean — ${counts}` : `NOT CLEAN — ${counts}`}\n`;
 }
 

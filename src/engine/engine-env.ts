@@ -38,5 +38,7 @@ export function buildEngineDiscovery(discovery: Discovery, detailLimit: number):
     disabled: [...discovery.disabled],
     env,
     envDefaults: discovery.envDefaults.map((floor) => ({ ...floor })),
+    // Where discovery looked: the engine's boot names it when the default runtime is missing, as the thread tier does.
+    ...(discovery.searched === undefined ? {} : { searched: [...discovery.searched] }),
   };
 }

@@ -3,6 +3,7 @@ import { ClientInteractionRequestSchema } from '../contracts/notice.js';
 import { encodeAbortReason } from '../contracts/protocol.js';
 import type { Violation } from '../contracts/violation.js';
 import { describeThrow } from '../runtime/guard-listener.js';
+import { onAbort as subscribeAbort } from '../runtime/abort-fanout.js';
 import type { ParsedExecRequest } from '../host/dispatch/exec-request.js';
 import { hostFailure } from '../host/host-problems.js';
 import type { ExecOutcome } from '../host/host-types.js';
@@ -32,6 +33,7 @@ export class RunRelay {
   private done = false;
   private readonly seen = new SeenRun();
   private readonly violations: Violation[] = [];
+  private unsubscribe: (() => void) | undefined;
   private readonly onAbort = () =>
     this.engine.send({ t: 'abort', id: this.id, reason: encodeAbortReason(this.request.signal?.reason) });
 
@@ -71,8 +73,9 @@ export class RunRelay {
       },
     });
     if (!sent) return this.settleCrashed('the engine was gone before the run reached it');
+    // One listener on the caller's signal however many runs share it (abort-fanout.ts).
     if (request.signal?.aborted) this.onAbort();
-    else request.signal?.addEventListener('abort', this.onAbort, { once: true });
+    else if (request.signal !== undefined) this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
   }
 
   receive(message: RunMessage): void {
@@ -114,7 +117,7 @@ export class RunRelay {
   private finish(outcome: ExecOutcome | undefined): void {
     if (this.done) return;
     this.done = true;
-    this.request.signal?.removeEventListener('abort', this.onAbort);
+    this.unsubscribe?.();
     if (outcome !== undefined) this.resolve(outcome);
   }
 

@@ -8,6 +8,7 @@ import { resolveHostOptions } from './host-options.js';
 import { IsolatingHost, type BootedTag } from './isolating-host.js';
 import { workerEntryPath } from '../runtime/package-root.js';
 import { probeAll } from './probe-all.js';
+import { StartGate } from './threads/start-gate.js';
 import { TagWorkers } from './threads/tag-workers.js';
 import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';
 
@@ -50,12 +51,14 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
+  // One admission queue for the whole host: every tag's thread starts (probes, runs, spares) pass it.
+  const admission = { gate: new StartGate(resolved.admission), loadTimeoutMs: resolved.loadTimeoutMs };
   for (const [tag, entry] of discovery.registry) {
     const owned = packageOwnedEnv(discovery, entry.packageName);
     const env = workerBaseEnv(process.env, detailLimit, owned);
     const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
     const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
-    workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs));
+    workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs, admission));
   }
   const probes = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,

@@ -5,9 +5,9 @@ import type { Host, HostOptions } from './host-types.js';
 
 /**
  * Discovers the installed leaves and boots the isolating host over them: the one call an
- * embedding service makes. `isolation` picks the tier (docs/isolation.md): `'thread'`, the
- * default, runs the leaves' threads in this process; `'process'` in an engine process of the
- * host's own. Discovery failures (a malformed declaration, a collision, a broken hook) reject
+ * embedding service makes. `isolation` picks the tier (docs/isolation.md): `'process'`, the
+ * default, runs the leaves' threads in an engine process of the host's own; `'thread'` in this
+ * process. Discovery failures (a malformed declaration, a collision, a broken hook) reject
  * with the discovery error; boot failures with `boot-failed`.
  */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
@@ -20,5 +20,7 @@ export async function createHost(options: HostOptions = {}): Promise<Host> {
     ...(tags === undefined ? {} : { tags }),
     ...(onInvalidLeaf === undefined ? {} : { onInvalidLeaf }),
   });
-  return options.isolation === 'process' ? bootProcessHost(discovery, options) : bootHost(discovery, options);
+  return (options.isolation ?? 'process') === 'process'
+    ? bootProcessHost(discovery, options)
+    : bootHost(discovery, options);
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/runtimes-hook.js';
@@ -53,6 +53,22 @@ export const DEFAULT_CONSOLE_BYTES = DEFAULT_WORKER_LIMITS.consoleBytes;
 
 /** Default crash-loop breaker: `crashes` within `windowMs` degrade a tag for `cooldownMs`. */
 export const DEFAULT_BREAKER = Object.freeze({ crashes: 3, windowMs: 300_000, cooldownMs: 60_000 });
+
+/**
+ * Default of `admission.queueTimeoutMs`: how long a run may wait for a thread to start before
+ * it fails 503 `host-overloaded` (ms). Long, because a burst under `'each-run'` queues a start per run.
+ */
+export const DEFAULT_QUEUE_TIMEOUT_MS = 60_000;
+
+/** Default of `admission.threadStarts`: threads starting at once host-wide, one per core (`os.availableParallelism()`). */
+export function defaultThreadStarts(cores = availableParallelism()): number {
+  return Math.max(1, cores);
+}
+
+/** Default of `admission.threadStartsPerTag`: half the cores, rounded up, so one tag's burst leaves room for the others' starts. */
+export function defaultThreadStartsPerTag(cores = availableParallelism()): number {
+  return Math.max(1, Math.ceil(cores / 2));
+}
 
 /** Default bound on one package's `runtimesModule` hook during discovery (ms). */
 export { DEFAULT_HOOK_TIMEOUT_MS };

@@ -16,10 +16,13 @@ import {
   DEFAULT_OUTPUT_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_PROBLEM_BYTES,
+  DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RECYCLE,
   DEFAULT_UNRESPONSIVE_MS,
   DEFAULT_VIOLATION_BYTES,
   defaultRssMb,
+  defaultThreadStarts,
+  defaultThreadStartsPerTag,
 } from './defaults.js';
 
 /** The host's own options with defaults filled in. */
@@ -40,6 +43,7 @@ export interface ResolvedHostOptions {
   heartbeatMs: number;
   unresponsiveMs: number;
   breaker: BreakerOptions;
+  admission: { threadStarts: number; threadStartsPerTag: number; queueTimeoutMs: number };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -52,7 +56,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -71,6 +75,11 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     heartbeatMs: limits?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     unresponsiveMs: limits?.unresponsiveMs ?? DEFAULT_UNRESPONSIVE_MS,
     breaker: { ...DEFAULT_BREAKER, ...breaker },
+    admission: {
+      threadStarts: admission?.threadStarts ?? defaultThreadStarts(),
+      threadStartsPerTag: admission?.threadStartsPerTag ?? defaultThreadStartsPerTag(),
+      queueTimeoutMs: admission?.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS,
+    },
     onProbe,
   };
 }

@@ -25,6 +25,7 @@ export const CONSUMER_CODES = {
   'memory-limit-exceeded': 500,
   'output-limit-exceeded': 500,
   'runtime-degraded': 503,
+  'host-overloaded': 503,
   'engine-crashed': 500,
   'engine-unresponsive': 500,
   'engine-unavailable': 503,

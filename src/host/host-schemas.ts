@@ -54,6 +54,13 @@ const hostOptionsSchema = strictKeys({
       cooldownMs: v.optional(PositiveMs),
     }),
   ),
+  admission: v.optional(
+    strictKeys({
+      threadStarts: v.optional(PositiveInteger),
+      threadStartsPerTag: v.optional(PositiveInteger),
+      queueTimeoutMs: v.optional(PositiveMs),
+    }),
+  ),
   limits: v.optional(
     strictKeys({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),

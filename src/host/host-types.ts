@@ -52,7 +52,7 @@ export interface HostOptions {
   /**
    * Where the leaves' threads live (docs/isolation.md): `'process'`, an engine process of the
    * host's own (restarted when it dies, in a PID namespace where the platform gives one, under
-   * Node's permission model); `'thread'`, the caller's own process. Default `'thread'`.
+   * Node's permission model); `'thread'`, the caller's own process. Default `'process'`.
    * `createHost` only: `bootHost` is the thread tier.
    */
   isolation?: 'process' | 'thread';
@@ -60,6 +60,14 @@ export interface HostOptions {
   permissions?: { fsWrite?: string[] };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
+  /**
+   * The admission queue in front of thread starts (docs/host.md "Load"): at most `threadStarts`
+   * threads start at once (`threadStartsPerTag` of one tag); a run that needs a new thread past
+   * that waits, and fails 503 `host-overloaded` after `queueTimeoutMs` in the queue. No deadline
+   * that judges a leaf runs while it waits. Defaults: one start per core (`os.availableParallelism()`),
+   * half of them per tag (rounded up), 60 000.
+   */
+  admission?: { threadStarts?: number; threadStartsPerTag?: number; queueTimeoutMs?: number };
   /** What one thread and one run may use; every limit has a default (docs/faults.md). */
   limits?: {
     /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */

@@ -20,6 +20,7 @@ import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { withLease, type Lease } from './threads/bounded-call.js';
+import { queueFailure } from './dispatch/queue-failure.js';
 
 /** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
 export interface BootedTag {
@@ -129,7 +130,16 @@ export class IsolatingHost implements Host {
     const degraded = this.breaker.degradation(tag);
     if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.detailLimit), null);
     const booted = this.tags.get(tag)!;
-    return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission));
+    // A run with no idle thread waits in the admission queue for its thread to start; the caller's
+    // abort or the host closing ends the wait (no thread is started), and so does the queue bound.
+    const wait = { signals: [request.signal, this.closing.signal], timeoutMs: this.options.admission.queueTimeoutMs };
+    return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission), wait).catch(
+      (error: unknown) => {
+        const failure = queueFailure(error, tag, this.closing.signal, wait.timeoutMs, this.detailLimit);
+        if (failure === undefined) throw error;
+        return refused(failure, null);
+      },
+    );
   }
 
   /** The EXEC in its leased thread: the effect (unless given), the run, its reap. */

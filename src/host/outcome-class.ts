@@ -11,7 +11,8 @@ import { mintedCode, type ConsumerCode } from './host-problems.js';
  * - `cancelled`: the caller aborted the run, or the host closed (499, the leaf's or the host's).
  * - `timeout`: the run's `timeoutMs` passed (504 `execution-timeout`).
  * - `refused`: the host refused the EXEC before it ran: an unknown, disabled, unavailable or
- *   degraded tag, a body or target the invocation does not admit, a `cwd` that is no directory.
+ *   degraded tag, a body or target the invocation does not admit, a `cwd` that is no directory,
+ *   or a host too loaded to start its thread in time (`host-overloaded`: retry later).
  * - `leaf-fault`: the leaf broke its contract: it threw, answered an invalid result, stopped
  *   answering, broke a memory or output limit, or killed its thread.
  * - `host-fault`: the host itself failed to judge the run (a bug to report, not the leaf's).
@@ -26,6 +27,8 @@ const BY_CODE = {
   'runtime-disabled': 'refused',
   'runtime-unavailable': 'refused',
   'runtime-degraded': 'refused',
+  // The run waited too long for a thread to start: nothing of the leaf ran, and a retry may succeed.
+  'host-overloaded': 'refused',
   'body-required': 'refused',
   'target-not-supported': 'refused',
   'target-required': 'refused',

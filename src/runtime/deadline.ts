@@ -1,3 +1,5 @@
+import { onAbort } from './abort-fanout.js';
+
 /** What {@link withDeadline} rejects with when its deadline passes first. */
 export class TimeoutError extends Error {
   override readonly name = 'TimeoutError';
@@ -8,7 +10,7 @@ export class TimeoutError extends Error {
  * `message`) or `signal` aborts (rejects with its reason). The host's one deadline helper. It
  * replaced p-timeout, which builds a TimeoutError with a captured stack for every call — more
  * than a warm `effect()` round trip costs: here the error is made only when the deadline
- * passes. The timer and the abort listener are removed once `work` settles.
+ * passes. The timer and the abort subscription are removed once `work` settles.
  */
 export function withDeadline<T>(work: Promise<T>, ms: number, message: string, signal?: AbortSignal): Promise<T> {
   if (signal?.aborted) {
@@ -16,7 +18,7 @@ export function withDeadline<T>(work: Promise<T>, ms: number, message: string, s
     return Promise.reject(abortReason(signal));
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
+    const abort = () => {
       settle();
       reject(abortReason(signal!));
     };
@@ -24,11 +26,12 @@ export function withDeadline<T>(work: Promise<T>, ms: number, message: string, s
       settle();
       reject(new TimeoutError(message));
     }, ms);
+    // One shared listener per signal (abort-fanout.ts): every call in flight waits on the host's closing signal.
+    const unsubscribe = signal === undefined ? undefined : onAbort(signal, abort);
     const settle = () => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      unsubscribe?.();
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => {
         settle();

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ExecArgs } from '../../contracts/exec-args.js';
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import type { BaseExecutor } from '../../author/base-executor.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
@@ -19,7 +19,7 @@ const PISCINA_ECHO = fileURLToPath(new URL('../piscina-echo.js', import.meta.url
 export async function benchDispatch(context: BenchContext): Promise<ScenarioReport> {
   const discovery = await discoverFixtures('exec-noop');
   const entry = discovery.registry.get('noop')!;
-  const host = await bootHost(discovery, { recycle: 'never' });
+  const host = await bootBenchHost(context, discovery, { recycle: 'never' });
   const peer = await startPortPeer();
   // The floor of any dispatch built on piscina tasks: the same pool settings as the host's threads.
   const pool = new Piscina({

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import type { Host } from '../../host/host-types.js';
 import { summarize, type BenchContext, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
@@ -15,7 +15,7 @@ const HEAD_START_MS = 30;
  * ratio says by how much, and the message budget (SINK_MESSAGES_PER_RUN) bounds how long.
  */
 export async function benchFlood(context: BenchContext): Promise<ScenarioReport> {
-  const host = await bootHost(await discoverFixtures('exec-noop', 'exec-streams'), { recycle: 'never' });
+  const host = await bootBenchHost(context, await discoverFixtures('exec-noop', 'exec-streams'), { recycle: 'never' });
   const count = context.quick ? 200_000 : 900_000;
   const plan = context.quick ? { rounds: 3, perRound: 2 } : { rounds: 8, perRound: 3 };
   const alone: number[] = [];

@@ -65,6 +65,7 @@ export async function benchMemory(context: BenchContext): Promise<ScenarioReport
     name: 'memory',
     rows,
     notes: [
+      'Thread tier whatever --isolation says: RSS is measured on the one process that holds the threads.',
       `Mixed runs: no-op, 100 × 16 B and 4 × 64 KiB writes, sh 'true', an unknown tag (501), under { afterRuns: 100 }; statuses ${JSON.stringify(mixed.statuses)}.`,
       `RSS every ${runs / 10} runs (MB): ${mixed.samplesMb.map((mb) => mb.toFixed(0)).join(', ')}; peak ${peak.toFixed(0)}.`,
     ],

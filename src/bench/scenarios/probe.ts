@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_KILL_GRACE_MS } from '../../runtime/abort-reason.js';
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../../host/defaults.js';
 import { probeTag } from '../../host/probe-all.js';
 import { TagWorkers } from '../../host/threads/tag-workers.js';
@@ -19,7 +19,8 @@ const CHILD = fileURLToPath(new URL('../probe-in-process.js', import.meta.url));
  * Scenario 1. Per tag: a cold probe (a new thread starts, imports the leaf, constructs it,
  * probes) and warm probes in the same thread, each against the same steps in-process (a fresh
  * Node process per cold sample, so the leaf import is cold there too). Then the whole boot of
- * every tag — `bootHost` — against every tag imported and probed concurrently in-process.
+ * every tag — a host of the tier the run measures — against every tag imported and probed
+ * concurrently in-process.
  */
 export async function benchProbe(context: BenchContext): Promise<ScenarioReport> {
   const { discovery, source } = await discoverLeaves(context.cwd);
@@ -68,7 +69,7 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
       for (const ms of each.warm[leaf.tag]!) push(inProcess.warm, leaf.tag, ms);
     }
     const booting = performance.now();
-    const host = await bootHost(discovery);
+    const host = await bootBenchHost(context, discovery);
     boot.isolated.push(performance.now() - booting);
     await host.close();
     boot.inProcess.push((await probeInChild({ mode: 'all', leaves, warm: 0, warmBudgetMs: 0 })).bootMs);
@@ -94,7 +95,7 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
     );
   }
   const whole = compare(
-    `boot of all ${leaves.length} tags (bootHost)`,
+    `boot of all ${leaves.length} tags (${context.isolation} tier host)`,
     boot.isolated,
     'in-process, concurrently',
     boot.inProcess,

@@ -1,4 +1,4 @@
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import type { Host, RecyclePolicy } from '../../host/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
@@ -17,8 +17,8 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
   const discovery = await discoverFixtures('exec-noop');
   const rows: BenchRow[] = [];
   {
-    const fresh = await bootHost(discovery, { recycle: 'each-run' });
-    const warm = await bootHost(discovery, { recycle: 'never' });
+    const fresh = await bootBenchHost(context, discovery, { recycle: 'each-run' });
+    const warm = await bootBenchHost(context, discovery, { recycle: 'never' });
     try {
       const plan = context.quick
         ? { rounds: 2, perRound: 5, warmup: 2, gapMs: GAP_MS }
@@ -54,7 +54,7 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
   for (let round = 0; round < rounds; round++) {
     for (const [label, recycle] of policies) {
       context.progress(`recycle: runs/s under ${label}, round ${round + 1}/${rounds}`);
-      const host = await bootHost(discovery, { recycle });
+      const host = await bootBenchHost(context, discovery, { recycle });
       try {
         rates.get(label)!.push(await runsPerSecond(host, windowMs));
       } finally {

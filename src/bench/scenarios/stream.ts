@@ -1,4 +1,4 @@
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import type { Host } from '../../host/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
@@ -15,7 +15,7 @@ const MB = 1024 * 1024;
  */
 export async function benchStream(context: BenchContext): Promise<ScenarioReport> {
   // 512 × 64 KiB is 32 MiB: above the default per-run output cap (16 MiB), which would end the run.
-  const host = await bootHost(await discoverFixtures('exec-streams'), {
+  const host = await bootBenchHost(context, await discoverFixtures('exec-streams'), {
     recycle: 'never',
     limits: { outputBytes: 64 * 1024 * 1024 },
   });

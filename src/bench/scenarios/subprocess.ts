@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Discovery } from '../../contracts/registry.js';
-import { bootHost } from '../../host/boot-host.js';
+import { bootBenchHost } from '../boot-bench-host.js';
 import type { Host, RecyclePolicy } from '../../host/host-types.js';
 import { summarize, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
@@ -14,8 +14,8 @@ import { sampleInterleaved } from '../sample.js';
 export async function benchSubprocess(context: BenchContext): Promise<ScenarioReport> {
   const { discovery, source } = await shDiscovery(context.cwd);
   const hosts: Record<'never' | 'each-run', Host> = {
-    never: await bootHost(discovery, { recycle: 'never' satisfies RecyclePolicy }),
-    'each-run': await bootHost(discovery, { recycle: 'each-run' }),
+    never: await bootBenchHost(context, discovery, { recycle: 'never' satisfies RecyclePolicy }),
+    'each-run': await bootBenchHost(context, discovery, { recycle: 'each-run' }),
   };
   const plan = context.quick ? { rounds: 3, perRound: 10, warmup: 5 } : { rounds: 10, perRound: 20, warmup: 10 };
   try {

@@ -1,3 +1,5 @@
+import { onAbort } from '../../runtime/abort-fanout.js';
+
 /** Which watch forced a run's end: the caller's abort or the deadline past grace, the host closing, or a limit (`interrupt`) past grace. */
 export type WatchEnd = 'cancelled' | 'timeout' | 'closed' | 'fault';
 
@@ -52,10 +54,13 @@ export function watchCancellation(options: {
       }, timeoutMs),
     );
   }
+  // Both signals are shared (a service passes one signal to many EXECs; closing is every run's):
+  // one listener each, fanned out (abort-fanout.ts), rather than one per run.
+  const unsubscribe: (() => void)[] = [];
   if (signal?.aborted) onSignal();
-  else signal?.addEventListener('abort', onSignal, { once: true });
+  else if (signal !== undefined) unsubscribe.push(onAbort(signal, onSignal));
   if (closing.aborted) onClosing();
-  else closing.addEventListener('abort', onClosing, { once: true });
+  else unsubscribe.push(onAbort(closing, onClosing));
 
   return {
     forced,
@@ -63,8 +68,7 @@ export function watchCancellation(options: {
     interrupt: () => begin({ housekeeping: true, graceMs }, 'fault'),
     dispose() {
       for (const timer of timers) clearTimeout(timer);
-      signal?.removeEventListener('abort', onSignal);
-      closing.removeEventListener('abort', onClosing);
+      for (const leave of unsubscribe) leave();
     },
   };
 }

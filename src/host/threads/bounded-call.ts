@@ -5,6 +5,8 @@ import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { openControlPort } from '../ports/control-port.js';
 import { reapGroups } from './reaper.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
+import type { StartWait } from './start-gate.js';
 import type { Purpose, TagWorkers } from './tag-workers.js';
 import type { WorkerHandle } from './worker-handle.js';
 
@@ -92,9 +94,18 @@ export async function callInThread(
   }
 }
 
-/** Borrows a thread of `workers` for one bounded call and gives it back (retired when the call poisoned it). */
-export function borrowForCall(workers: TagWorkers, call: ThreadCall, wait = true): Promise<CallOutcome> {
-  const handle = workers.acquire('call');
+/**
+ * Borrows a thread of `workers` for one bounded call and gives it back (retired when the call
+ * poisoned it). A call waits for a start slot as long as it takes (a probe at boot waits for
+ * the tags before it; none of it counts against the leaf), unless the host closes meanwhile.
+ */
+export async function borrowForCall(workers: TagWorkers, call: ThreadCall, wait = true): Promise<CallOutcome> {
+  let handle: WorkerHandle;
+  try {
+    handle = await workers.acquire('call', { signals: [call.closing] });
+  } catch (error) {
+    return { kind: 'died', detail: `no thread could start for the ${call.name}: ${describeThrow(error)}`, callMs: 0 };
+  }
   return callInThread(handle, call, (poisoned) => {
     const released = workers.release(handle, { ranRun: false, poisoned });
     return wait ? released : undefined;
@@ -111,13 +122,17 @@ export interface Lease {
   poisoned: boolean;
 }
 
-/** Lends a thread of `workers` to `use`, and gives it back however `use` ends (a turn later off its path). */
+/**
+ * Lends a thread of `workers` to `use`, and gives it back however `use` ends (a turn later off
+ * its path). Waiting for the thread rejects as {@link TagWorkers.acquire} does, before `use` runs.
+ */
 export async function withLease<T>(
   workers: TagWorkers,
   purpose: Purpose,
   use: (lease: Lease) => Promise<T>,
+  wait?: StartWait,
 ): Promise<T> {
-  const lease: Lease = { handle: workers.acquire(purpose), ranRun: false, poisoned: false };
+  const lease: Lease = { handle: await workers.acquire(purpose, wait), ranRun: false, poisoned: false };
   try {
     return await use(lease);
   } finally {

@@ -9,6 +9,7 @@ import {
   pickThread,
   shouldRetire,
 } from './thread-policy.js';
+import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
 /** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
@@ -47,6 +48,7 @@ export class TagWorkers {
     private readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
     private readonly graceMs: number,
+    private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
@@ -55,17 +57,28 @@ export class TagWorkers {
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
    * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
    * gives the thread back, a new spare is started if none is left. A call takes any
-   * available thread and starts nothing extra.
+   * available thread and starts nothing extra. A new thread waits for a slot of the start
+   * gate first (rejecting as {@link StartGate.enter} does, per `wait`), and holds it until
+   * it answered one warm-up task: until its leaf is loaded.
    */
-  acquire(purpose: Purpose): WorkerHandle {
-    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
-    this.pruneDead();
-    const idle = this.idle();
-    const index = pickThread(idle);
-    const handle = index === -1 ? new WorkerHandle(this.spec) : idle[index]!;
-    handle.markBusy();
-    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
-    return handle;
+  async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
+    this.assertOpen();
+    const ready = this.takeIdle(purpose);
+    if (ready !== undefined) return ready;
+    const release = await this.admission.gate.enter(this.spec.boot.tag, wait);
+    try {
+      this.assertOpen();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // A thread may have been given back while this task waited.
+    const idle = this.takeIdle(purpose);
+    if (idle !== undefined) {
+      release();
+      return idle;
+    }
+    return this.lend(this.start(release, 1), purpose);
   }
 
   /**
@@ -114,6 +127,47 @@ export class TagWorkers {
     };
   }
 
+  /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
+  private takeIdle(purpose: Purpose): WorkerHandle | undefined {
+    this.pruneDead();
+    const idle = this.idle();
+    const index = pickThread(idle);
+    return index === -1 ? undefined : this.lend(idle[index]!, purpose);
+  }
+
+  /** Marks `handle` lent out for `purpose`. */
+  private lend(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
+    handle.markBusy();
+    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
+    return handle;
+  }
+
+  /**
+   * Starts a thread under a start slot, warmed up `warmUps` times (default: a spare's). The
+   * slot is given back once the warm-up answered (the leaf loaded, or failed to) or the thread
+   * died, and at the latest after `loadTimeoutMs`: a leaf that spins at import holds no slot
+   * longer than its own bound.
+   */
+  private start(release: () => void, warmUps?: number): WorkerHandle {
+    let handle: WorkerHandle;
+    try {
+      handle = new WorkerHandle(this.spec);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const bound = setTimeout(release, this.admission.loadTimeoutMs).unref();
+    void handle.warmUp(warmUps).finally(() => {
+      clearTimeout(bound);
+      release();
+    });
+    return handle;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
+  }
+
   /** The idle threads, in the order they were given back. */
   private idle(): WorkerHandle[] {
     return this.inState('idle');
@@ -155,10 +209,12 @@ export class TagWorkers {
     }
   }
 
+  /** Starts a spare when none is idle and a start slot is free now: a spare never waits in the queue ahead of a task. */
   private keepSpare(): void {
     if (this.closed || !needsSpare(this.idle())) return;
-    const spare = new WorkerHandle(this.spec);
-    spare.warmUp();
+    const release = this.admission.gate.tryEnter(this.spec.boot.tag);
+    if (release === undefined) return;
+    const spare = this.start(release);
     this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
   }
 

@@ -170,12 +170,14 @@ export class WorkerHandle {
    * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. The leaf is
    * still loading meanwhile, so a child it starts at import is reported on a warm-up task's
    * port: such a group is the thread's, reaped when the thread is retired (or the host closes).
-   * Never rejects; a thread that dies meanwhile is handled like any other death.
+   * Resolves when the warm-up ended (every warm task awaits the leaf's load, so the leaf is
+   * loaded, or failed to load, by then); never rejects, and a thread that dies meanwhile is
+   * handled like any other death. The start gate holds a start's slot until then.
    */
-  warmUp(): void {
-    void (async () => {
+  warmUp(runs = WARM_UP_RUNS): Promise<void> {
+    return (async () => {
       this.idleBaseline = undefined;
-      for (let i = 0; i < WARM_UP_RUNS && this.alive; i++) {
+      for (let i = 0; i < runs && this.alive; i++) {
         const control = openControlPort({ claims: this.strayGroups });
         this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }));

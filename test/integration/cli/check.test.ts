@@ -8,6 +8,7 @@ import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { REPO, runCli } from '../../helpers/run-cli.js';
 import { zooDirs } from '../../helpers/zoo.js';
 import { scratchDir } from '../../helpers/scratch.js';
+import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 
 /** What failed in a report: `discovery`, and `<tag>.<part>` for every failed part of a tag. */
 function failures(report: CheckReport): string[] {
@@ -19,8 +20,13 @@ function failures(report: CheckReport): string[] {
   return failed.sort();
 }
 
-/** Small limits so hanging leaves are judged quickly; generous enough for a loaded machine. */
-const QUICK = { timeoutMs: 3000, graceMs: 300, probeTimeoutMs: 1500 };
+/**
+ * Small limits so hanging leaves are judged quickly; generous enough for a loaded machine. The
+ * matrix runs in the thread tier: in the process tier every sink message also crosses the
+ * engine's pipe, and floods-sink-port alone takes minutes there. The process tier (check's
+ * default) is judged on a sample below.
+ */
+const QUICK = { timeoutMs: 3000, graceMs: 300, probeTimeoutMs: 1500, isolation: 'thread' } as const;
 
 // Every fixture of the zoo, and the verdict it deserves: the parts that must fail and, for a
 // few whose second fault races the first (a bomb may hit its limit before or after grace),
@@ -132,6 +138,38 @@ describe('plurnk-execs check against the zoo', () => {
       expect(failed).toEqual(expect.arrayContaining(mustFail));
       expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
       expect(report.clean).toBe(mustFail.length === 0 && report.tags.length > 0);
+    },
+    60_000,
+  );
+
+  // check's default tier gives the same verdicts: a sample of every kind of check.
+  it.each([
+    'run-throws',
+    'run-spins',
+    'console-spam',
+    'leaves-children',
+    'child-escapes-setsid',
+    'turns-process-knobs',
+  ])(
+    'gives %s the same verdict in the process tier',
+    async (name) => {
+      const [, mustFail, mayFail = []] = ZOO_VERDICTS.find(([fixture]) => fixture === name)!;
+      const report = await checkPackage(zooDirs(name)[0]!, { ...QUICK, isolation: 'process' });
+      expect(report.isolation?.tier).toBe('process');
+      const failed = failures(report);
+      expect(failed).toEqual(expect.arrayContaining(mustFail));
+      expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.runIf(detectPidNamespace() !== null)(
+    'gives forges-process-groups its process-tier verdict: the parent it would forge is outside the namespace',
+    async () => {
+      const report = await checkPackage(zooDirs('forges-process-groups')[0]!, { ...QUICK, isolation: 'process' });
+      // Inside the engine's namespace the parent reads as pid 0: the leaf cannot even find its group.
+      expect(failures(report)).toEqual(['forges-process-groups.example', 'forges-process-groups.result']);
+      expect(report.tags[0]!.example.detail).toContain("open '/proc/0/stat'");
     },
     60_000,
   );
@@ -285,10 +323,24 @@ describe('plurnk-execs check (the command)', () => {
     expect(code).toBe(0);
   });
 
-  it('prints clean and exits 0 for a clean package', async () => {
+  it('prints clean and exits 0 for a clean package, run in the process tier by default', async () => {
     const { code, stdout } = await runCli(['check', zooDirs('healthy')[0]!]);
     expect(stdout).toMatch(/^healthy\s+ok\s+ok \d+ ms\s+ok 200(\s+ok){7}\s+clean$/m);
-    expect(stdout.trimEnd().split('\n').at(-1)).toBe('clean — 1 tag(s): 0 failed, 0 skipped');
+    const lines = stdout.trimEnd().split('\n');
+    const yes = detectPidNamespace() === null ? 'NO' : 'yes';
+    expect(lines.at(-2)).toBe(`isolation: process tier · PID namespace ${yes} · permission model yes`);
+    expect(lines.at(-1)).toBe('clean — 1 tag(s): 0 failed, 0 skipped');
+    expect(code).toBe(0);
+  });
+
+  it('runs the examples in this process with --isolation thread, and says so', async () => {
+    const { code, stdout } = await runCli(['check', zooDirs('healthy')[0]!, '--isolation', 'thread', '--json']);
+    const report = JSON.parse(stdout) as CheckReport;
+    expect(report).toMatchObject({
+      clean: true,
+      isolation: { tier: 'thread', pidNamespace: false, permissionModel: false },
+    });
+    expect(report.tags[0]).toMatchObject({ verdict: 'pass', example: { status: 200 } });
     expect(code).toBe(0);
   });
 
@@ -296,6 +348,11 @@ describe('plurnk-execs check (the command)', () => {
     [['check'], 2, /check: missing <package-dir>/],
     [['check', 'a', 'b'], 2, /unexpected argument "b"/],
     [['check', '.', '--timeout', 'soon'], 2, /--timeout must be a positive whole number of milliseconds/],
+    [
+      ['check', '.', '--isolation', 'vm'],
+      2,
+      /^plurnk-execs check: --isolation must be process or thread; received "vm"/,
+    ],
   ])('refuses %j naming what was wrong', async (argv, exit, message) => {
     const { code, stderr } = await runCli(argv);
     expect(code).toBe(exit);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,11 +47,18 @@ describe('plurnk-execs probe', () => {
       bootMs: number;
       cores: number;
       node: string;
+      isolation: { tier: string; pidNamespace: boolean; permissionModel: boolean };
       tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
     };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
     expect(report.node).toBe(process.version);
     expect(report.bootMs).toBeGreaterThan(0);
+    // The process tier is the default, and the report says what containment it measured.
+    expect(report.isolation).toEqual({
+      tier: 'process',
+      pidNamespace: detectPidNamespace() !== null,
+      permissionModel: true,
+    });
     const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
     expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
     expect(row('jq')).toMatchObject({
@@ -85,19 +93,24 @@ describe('plurnk-execs probe', () => {
     expect(stdout).toMatch(/probe-hangs\s+exec-probe-hangs\s+no\s+\d+ ms\s+probe exceeded 1500ms/);
   });
 
-  it('boots the process tier with --isolation process and says which containment is in effect', async () => {
+  it('boots the process tier by default, the thread tier with --isolation thread, and says which is in effect', async () => {
     const cwd = projectWith(['exec-echo']);
-    const thread = await runCli(['probe'], { cwd });
-    expect(thread.stdout).toContain('isolation: thread tier (the leaves run in this process)\n');
-    const { code, stdout } = await runCli(['probe', '--isolation', 'process'], { cwd });
-    expect(code).toBe(0);
     const yes = detectPidNamespace() === null ? 'NO' : 'yes';
-    expect(stdout).toContain(`isolation: process tier · PID namespace ${yes} · permission model yes\n`);
-    expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
+    const processLine = `isolation: process tier · PID namespace ${yes} · permission model yes\n`;
+    for (const argv of [['probe'], ['probe', '--isolation', 'process']]) {
+      const { code, stdout } = await runCli(argv, { cwd });
+      expect(code).toBe(0);
+      expect(stdout).toContain(processLine);
+      expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
+    }
+    const thread = await runCli(['probe', '--isolation', 'thread'], { cwd });
+    expect(thread.code).toBe(0);
+    expect(thread.stdout).toContain('isolation: thread tier (the leaves run in this process)\n');
+    expect(thread.stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
   });
 
   it.each([
-    [['probe', '--isolation', 'vm'], /--isolation must be thread or process, received "vm"/],
+    [['probe', '--isolation', 'vm'], /^plurnk-execs probe: --isolation must be process or thread; received "vm"/],
     [['probe', '--bogus'], /unknown flag --bogus/],
     [['probe', '--timeout', 'soon'], /--timeout must be a positive whole number of milliseconds; received "soon"/],
     [['probe', '--timeout'], /flag --timeout needs a value/],
@@ -110,7 +123,9 @@ describe('plurnk-execs probe', () => {
   });
 });
 
-describe('plurnk-execs exec', () => {
+// Each exec boots every built-in tag, in an engine process by default: a loaded machine was seen
+// to take 47 s for one, past the default 30 s.
+describe('plurnk-execs exec', { timeout: 90_000 }, () => {
   it('streams stdout and stderr to their own streams and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hello; echo oops >&2']);
     expect(code).toBe(0);
@@ -147,26 +162,37 @@ describe('plurnk-execs exec', () => {
     expect(stderr).toMatch(/available: .*\bsh\b/);
   });
 
+  // The run's processes carry a marker in their environment: in a PID namespace `$$` is not
+  // their pid out here, but the marker finds them from this process in either tier.
+  const marked = (body: string) => {
+    const marker = randomUUID();
+    return { marker, body: `export ZOO_RUN=${marker}; ${body}` };
+  };
+
   it('settles 504 at --timeout and leaves nothing running', async () => {
-    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo $$; sleep 1000', '--timeout', '300']);
+    const { marker, body } = marked('echo started; sleep 1000');
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', body, '--timeout', '300']);
     expect(code).toBe(1);
+    expect(stdout).toBe('started\n');
     expect(stderr).toContain('── sh 504');
-    expect(await survivorsAfter([Number(stdout.trim())])).toEqual([]);
+    expect(await survivorsAfter([{ marker }])).toEqual([]);
   });
 
   it('cancels the run on Ctrl-C with SIGHUP semantics and exits 130', async () => {
-    const run = startCli(['exec', 'sh', 'echo $$; sleep 1000']);
+    const { marker, body } = marked('echo started; sleep 1000');
+    const run = startCli(['exec', 'sh', body]);
     await run.seen('stdout', '\n');
     run.kill('SIGINT');
     const { code, stderr } = await run.done;
     expect(code).toBe(130);
     expect(stderr).toContain('cancelling (Ctrl-C again to kill)');
     expect(stderr).toContain('── sh 499');
-    expect(await survivorsAfter([Number(run.stdout().trim())])).toEqual([]);
+    expect(await survivorsAfter([{ marker }])).toEqual([]);
   });
 
   it('kills on the second Ctrl-C a run that ignores the first', async () => {
-    const run = startCli(['exec', 'sh', "trap '' HUP; echo $$; sleep 1000"]);
+    const { marker, body } = marked("trap '' HUP; echo started; sleep 1000");
+    const run = startCli(['exec', 'sh', body]);
     await run.seen('stdout', '\n');
     run.kill('SIGINT');
     await run.seen('stderr', 'cancelling');
@@ -174,27 +200,33 @@ describe('plurnk-execs exec', () => {
     const { code, stderr } = await run.done;
     expect(code).toBe(130);
     expect(stderr).toContain('killing');
-    expect(await survivorsAfter([Number(run.stdout().trim())])).toEqual([]);
+    expect(await survivorsAfter([{ marker }])).toEqual([]);
   });
 
-  it('runs an EXEC in the process tier with --isolation process', async () => {
-    const { code, stdout } = await runCli([
-      'exec',
-      'sh',
-      'echo in the engine; cat /proc/1/cmdline',
-      '--isolation',
-      'process',
-    ]);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^in the engine\n/);
-    if (detectPidNamespace() !== null) expect(stdout).toContain('engine-entry.js');
-  });
+  it('runs an EXEC in the process tier by default, and in this process with --isolation thread', async () => {
+    // The engine's environment is built: a variable of the CLI's own reaches a run only in the thread tier.
+    const env = { ...process.env, CLI_TIER_MARK: 'inherited' };
+    const body = 'echo ${CLI_TIER_MARK:-built}; cat /proc/1/cmdline';
+    const byDefault = await runCli(['exec', 'sh', body], { env });
+    expect(byDefault.code).toBe(0);
+    expect(byDefault.stdout).toMatch(/^built\n/);
+    if (detectPidNamespace() !== null) expect(byDefault.stdout).toContain('engine-entry.js');
+    const thread = await runCli(['exec', 'sh', body, '--isolation', 'thread'], { env });
+    expect(thread.code).toBe(0);
+    expect(thread.stdout).toMatch(/^inherited\n/);
+    expect(thread.stdout).not.toContain('engine-entry.js');
+    // Each run boots every built-in tag: generous for a loaded machine.
+  }, 90_000);
 
   it.each([
     [['exec'], /exec: missing <tag>/],
     [['exec', 'sh', 'a', 'b'], /unexpected argument "b"/],
     [['exec', 'sh', 'true', '--target'], /flag --target needs a value/],
     [['exec', 'sh', 'true', '--timeout', '0'], /--timeout must be a positive whole number/],
+    [
+      ['exec', 'sh', 'true', '--isolation', 'vm'],
+      /^plurnk-execs exec: --isolation must be process or thread; received "vm"/,
+    ],
   ])('refuses %j naming what was wrong', async (argv, message) => {
     const { code, stderr } = await runCli(argv);
     expect(code).toBe(2);
@@ -217,6 +249,18 @@ describe('plurnk-execs bench', () => {
       expect(row.ratio).toBeGreaterThan(0);
     }
     expect(stderr).toMatch(/^stream: /m);
+    expect((JSON.parse(stdout) as { isolation: string }).isolation).toBe('process');
+    // Every write crosses the engine's pipe: on a loaded machine the process tier's stream takes a while.
+  }, 120_000);
+
+  it('measures the thread tier with --isolation thread, and refuses any other tier', async () => {
+    const { code, stdout } = await runCli(['bench', 'dispatch', '--quick', '--isolation', 'thread']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toContain('; thread tier; ');
+    const bad = await runCli(['bench', 'dispatch', '--isolation', 'process,thread']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^plurnk-execs bench: --isolation must be process or thread; received "process,thread"/);
+    expect(bad.stdout).toBe('');
   });
 
   it('refuses an unknown scenario before running anything', async () => {

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { handshake } from '../../helpers/handshake.js';
@@ -87,6 +88,20 @@ describe('the process tier carries the whole Host API across the engine boundary
       kind: 'embedding-sink',
       detail: expect.stringContaining('the service’s disk is full'),
     });
+  });
+
+  it('keeps one abort listener on a signal many runs share', async () => {
+    const shared = new AbortController();
+    const listeners = new Set<number>();
+    const sample = setInterval(() => listeners.add(getEventListeners(shared.signal, 'abort').length), 1);
+    const outs = await Promise.all(
+      Array.from({ length: 16 }, () => host.exec({ runtime: 'healthy', body: 'ok', signal: shared.signal })),
+    );
+    clearInterval(sample);
+    expect(outs.map((out) => out.result.status)).toEqual(outs.map(() => 200));
+    // A listener per run would count up to 16 (and Node warns past 10).
+    expect(Math.max(...listeners)).toBeLessThanOrEqual(1);
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
   });
 
   it('rejects a malformed request in the service, and every call after close()', async () => {

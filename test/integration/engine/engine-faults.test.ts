@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fstatSync } from 'node:fs';
+import { existsSync, fstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,10 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.u
 const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
 const SECRET_NAME = 'PLURNK_ENGINE_TEST_SERVICE_SECRET';
 const namespace = detectPidNamespace() !== null;
+/** A directory every user may write that is neither the temp directory nor under the host's cwd: outside the default fsWrite. */
+const OUTSIDE = existsSync('/dev/shm') ? '/dev/shm' : '/var/tmp';
+/** How the permission model words a refused write (Node ≥ 22 adds how to allow it). */
+const ACCESS_DENIED = /^run\(\) threw: Error: Access to this API has been restricted/;
 
 // The process tier against a leaf that attacks the engine: after each attack the service
 // lives, other tags answer, output written before the fault is kept, and nothing survives close().
@@ -142,6 +147,64 @@ describe('the process tier contains what a leaf does to its engine', () => {
     }
   });
 
+  it.each([
+    ['renice-engine', 'process-knob', /^os\.setPriority\(\d+, …\): that is the host process; /],
+    // Inside a namespace the parent reads as pid 0, which names the engine itself.
+    [
+      'renice-parent',
+      'process-knob',
+      /^os\.setPriority\(\d+, …\): (that is the host process|not one of the run’s processes); /,
+    ],
+    [
+      'v8-flags',
+      'process-knob',
+      /^v8\.setFlagsFromString\("--max-old-space-size=8"\): V8 flags are the whole process’s; /,
+    ],
+    ['process-binding', 'main-thread', /^process\.binding\("fs"\): a leaf may not reach .*internal bindings/],
+  ])(
+    'refuses %s in the leaf’s thread: a named 500, output kept, the engine and the service untouched',
+    async (attack, kind, refusal) => {
+      const [engine] = enginePids().engine;
+      const priorities = { service: getPriority(process.pid), engine: getPriority(engine!) };
+      const out = await host.exec({ runtime: 'engine-faults', body: attack });
+      expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/executor-threw$/) } });
+      expect(out.channels.out?.text).toBe('before the fault');
+      expect(out.violations).toEqual([{ kind, detail: expect.stringMatching(refusal) }]);
+      // The same engine serves on, at the priority both processes had.
+      expect(enginePids().engine).toEqual([engine]);
+      expect({ service: getPriority(process.pid), engine: getPriority(engine!) }).toEqual(priorities);
+    },
+  );
+
+  it.runIf(namespace)('hides the service from a child that renices it, inside a verified PID namespace', async () => {
+    const before = getPriority(process.pid);
+    // The thread guard never sees a child's syscalls: only the namespace keeps the service's pid from it.
+    const out = await host.exec({ runtime: 'engine-faults', body: `renice-service ${process.pid}` });
+    expect(out.result.status).toBe(200);
+    expect(out.channels.out?.text).toMatch(/^renice failed: .*No such process/);
+    expect(getPriority(process.pid)).toBe(before);
+  });
+
+  it('refuses a Node write outside the allowed directories through the permission model, as a named 500', async () => {
+    const outside = join(OUTSIDE, `plurnk-engine-write-${randomUUID()}`);
+    const refused = await host.exec({ runtime: 'engine-faults', body: `write ${outside}` });
+    expect(refused.result).toMatchObject({
+      status: 500,
+      problem: { type: expect.stringMatching(/executor-threw$/), detail: expect.stringMatching(ACCESS_DENIED) },
+    });
+    expect(refused.channels.out?.text).toBe('before the fault');
+    expect(existsSync(outside)).toBe(false);
+    // The default fsWrite holds the temp directory (and the host's cwd): a write there goes through.
+    const inside = join(tmpdir(), `plurnk-engine-write-${randomUUID()}`);
+    try {
+      const written = await host.exec({ runtime: 'engine-faults', body: `write ${inside}` });
+      expect(written.result.status).toBe(200);
+      expect(readFileSync(inside, 'utf8')).toBe('written by a leaf');
+    } finally {
+      rmSync(inside, { force: true });
+    }
+  });
+
   it.runIf(namespace)('kills a setsid daemon nobody reported once no run is in flight', async () => {
     const marker = randomUUID();
     const request: ExecRequest = {
@@ -172,6 +235,32 @@ describe('closing a process-tier host', () => {
     expect((await running).result.status).toBe(499);
     expect(enginePids().all).toEqual([]);
     expect(await survivorsAfter([{ marker }])).toEqual([]);
+  });
+});
+
+describe('permissions.fsWrite in the process tier', () => {
+  it('lets a leaf write under a configured directory and refuses it everywhere else, the temp directory included', async () => {
+    const allowed = mkdtempSync(join(OUTSIDE, 'plurnk-fswrite-'));
+    const host = await createHost({
+      isolation: 'process',
+      packageDirs: [...zooDirs('healthy'), join(FIXTURES, 'engine-faults')],
+      permissions: { fsWrite: [allowed] },
+    });
+    const elsewhere = join(tmpdir(), `plurnk-fswrite-${randomUUID()}`);
+    try {
+      const written = await host.exec({ runtime: 'engine-faults', body: `write ${join(allowed, 'inside.txt')}` });
+      expect(written.result.status).toBe(200);
+      expect(readFileSync(join(allowed, 'inside.txt'), 'utf8')).toBe('written by a leaf');
+      const refused = await host.exec({ runtime: 'engine-faults', body: `write ${elsewhere}` });
+      expect(refused.result.problem?.detail).toMatch(ACCESS_DENIED);
+      expect(existsSync(elsewhere)).toBe(false);
+      expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    } finally {
+      await host.close();
+      rmSync(allowed, { recursive: true, force: true });
+      rmSync(elsewhere, { force: true });
+    }
+    expect(enginePids().all).toEqual([]);
   });
 });
 

@@ -8,12 +8,14 @@ import { fixtureDiscovery, HOST_FIXTURES } from '../../helpers/fixture-discovery
 const ALL_HOST_FIXTURES = readdirSync(HOST_FIXTURES).sort();
 
 describe('createHost', () => {
-  it('discovers the given packages and boots them through the real discovery', async () => {
+  it('discovers the given packages and boots them in the process tier by default', async () => {
     const host = await createHost({
       packageDirs: [join(HOST_FIXTURES, 'exec-echo')],
       env: { 'PLURNK_EXECS_ECHO-TARGET': '0' },
     });
     try {
+      // With no isolation asked for, the leaves run in an engine process of the host's own.
+      expect(host.isolation().tier).toBe('process');
       expect(host.discovery.disabled).toEqual(['echo-target']);
       expect(host.availableRuntimes()).toEqual(['echo', 'echo-either', 'echo-literal']);
       // The framework's own .env.defaults floor gives the error-detail limit.

@@ -5,12 +5,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { tierOptions } from '../../helpers/tier.js';
 
 /**
  * The load bound of these hosts: what a stalled import is given, and what every healthy thread
  * must load within. A busy 2-core machine (load 12 measured) took over 3 s to load six tags at once.
  */
 const LOAD_MS = 8000;
+
+/** A zoo fixture's own key (in its .env.defaults): its threads see it in either tier. */
+const ownKey = (tag: string, what: 'LIVENESS' | 'GATE') => `ZOO_${tag.toUpperCase().replace(/-/g, '_')}_${what}`;
 
 /**
  * One socket server per tag in `dir` (`<tag>.sock`): every thread that loads a liveness leaf
@@ -67,18 +71,17 @@ describe('the zoo: faults at boot', () => {
   beforeAll(async () => {
     await threads.ready;
     writeFileSync(join(dir, 'stall'), '');
-    process.env.ZOO_LIVENESS = dir;
-    process.env.ZOO_STALL_GATE = join(dir, 'stall');
-    try {
-      host = await createHost({
-        packageDirs: zooDirs('healthy', 'stalls-at-import', ...FAULTY),
-        loadTimeoutMs: LOAD_MS,
-        breaker: { crashes: 1000 },
-      });
-    } finally {
-      delete process.env.ZOO_LIVENESS;
-      delete process.env.ZOO_STALL_GATE;
-    }
+    host = await createHost({
+      ...tierOptions(),
+      packageDirs: zooDirs('healthy', 'stalls-at-import', ...FAULTY),
+      env: {
+        ...process.env,
+        ...Object.fromEntries(FAULTY.map((tag) => [ownKey(tag, 'LIVENESS'), dir])),
+        [ownKey('stalls-at-import', 'GATE')]: join(dir, 'stall'),
+      },
+      loadTimeoutMs: LOAD_MS,
+      breaker: { crashes: 1000 },
+    });
   });
   afterEach(() => expect(hostErrors.errors).toEqual([]));
   afterAll(async () => {
@@ -147,19 +150,17 @@ describe('the zoo: a thread that never loads after boot', () => {
       const gate = join(dir, 'stall');
       const stalled = watchThreads(dir, ['stalls-at-import']);
       await stalled.ready;
-      process.env.ZOO_STALL_GATE = gate;
-      process.env.ZOO_LIVENESS = dir;
-      let host: Host;
-      try {
-        host = await createHost({
-          packageDirs: zooDirs('healthy', 'stalls-at-import'),
-          loadTimeoutMs: LOAD_MS,
-          breaker: { crashes: 1000 },
-        });
-      } finally {
-        delete process.env.ZOO_STALL_GATE;
-        delete process.env.ZOO_LIVENESS;
-      }
+      const host = await createHost({
+        ...tierOptions(),
+        packageDirs: zooDirs('healthy', 'stalls-at-import'),
+        env: {
+          ...process.env,
+          [ownKey('stalls-at-import', 'GATE')]: gate,
+          [ownKey('stalls-at-import', 'LIVENESS')]: dir,
+        },
+        loadTimeoutMs: LOAD_MS,
+        breaker: { crashes: 1000 },
+      });
       try {
         // The probe's thread loaded before the gate existed: it serves the first run. Every
         // thread started from now on stalls at import, the spare this run's end starts first.

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { survivors } from '../../helpers/survivors.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { tierOptions } from '../../helpers/tier.js';
 
 // Children a leaf starts and never reports, by every child_process API and from every place
 // leaf code runs. Each starts detached in a group of its own, marked with its run's (or
@@ -17,6 +18,7 @@ describe('the zoo: children nobody reported', () => {
     let host: Host;
     beforeAll(async () => {
       host = await createHost({
+        ...tierOptions(),
         packageDirs: zooDirs('healthy', 'leaves-children'),
         breaker: { crashes: 1000 },
         limits: { graceMs: 300 },
@@ -45,7 +47,11 @@ describe('the zoo: children nobody reported', () => {
     process.env.ZOO_LEAVE_CHILD_AT = 'hook,import,constructor,probe,effect';
     let host: Host | undefined;
     try {
-      host = await createHost({ packageDirs: zooDirs('healthy', 'leaves-children'), limits: { graceMs: 300 } });
+      host = await createHost({
+        ...tierOptions(),
+        packageDirs: zooDirs('healthy', 'leaves-children'),
+        limits: { graceMs: 300 },
+      });
       // The hook's child is gone once discovery has its answer.
       const out = await host.exec({ runtime: 'leaves-children', body: 'ok', env: { ...process.env } });
       expect(out.result).toEqual({ status: 200 });

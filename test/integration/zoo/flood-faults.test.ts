@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { tierOptions } from '../../helpers/tier.js';
 
 /** The cap the host holds a run's pending interactions to (contracts/protocol.ts). */
 const CAP = 16;
@@ -14,6 +15,7 @@ describe('the zoo: floods', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs('floods-interactions', 'floods-sink-port', 'healthy'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },

@@ -23,11 +23,14 @@ function kill(pgid: number): void {
 // A process-group report is only a pgid, and a leaf can send any. The host accepts a group only
 // when its leader carries the run's marker, or descends from the host process, started after
 // the run began and carries no other run's marker; each group has one owning run.
+// The thread tier only: the victims are process groups this test process starts, which an engine in
+// a PID namespace of its own cannot see; the process tier's reaping is test/integration/engine's.
 describe('the zoo: forged process-group reports', () => {
   let host: Host;
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      isolation: 'thread',
       packageDirs: zooDirs('forges-process-groups'),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },

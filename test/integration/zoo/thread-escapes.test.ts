@@ -1,8 +1,29 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type ExecOutcome, type Host } from '../../../src/host/index.js';
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { TIER, tierOptions } from '../../helpers/tier.js';
+import { detectPidNamespace } from '../../../src/engine/engine-command.js';
+import { enginePids } from '../../helpers/engine-pids.js';
 
 const FORBIDDEN = '(§executor-forbidden)';
+
+/**
+ * The process the leaf shares its thread with, as the leaf sees it: this one in the thread
+ * tier; the engine in the process tier, which is pid 1 inside its PID namespace.
+ */
+function leafHost(): { pid: number; ppid: number } {
+  if (TIER === 'thread') return { pid: process.pid, ppid: process.ppid };
+  // Inside a namespace the engine's parent is outside it and reads as 0; without one it is this process.
+  if (detectPidNamespace() !== null) return { pid: 1, ppid: 0 };
+  return { pid: enginePids().engine[0]!, ppid: process.pid };
+}
+
+/** How the signal guard names a kill of `pid` that is not the run's own. */
+function foreign(pid: number): string {
+  return pid === 0
+    ? 'process.kill(0): that is the host’s process group'
+    : `process.kill(${pid}): process ${pid} is not one of this run’s`;
+}
 
 // What a thread shares with the host process and must not reach: the main thread (through the
 // inspector or an internal binding), processes that are not its run's, other threads, and
@@ -14,6 +35,7 @@ describe('the zoo: reaching out of the thread', () => {
   const hostErrors = watchHostErrors();
   beforeAll(async () => {
     host = await createHost({
+      ...tierOptions(),
       packageDirs: zooDirs(
         'healthy',
         'reaches-main-thread',
@@ -68,10 +90,11 @@ describe('the zoo: reaching out of the thread', () => {
 
   describe('C: signals', () => {
     it.each([
-      ['_kill', `process._kill(${process.pid}): that is the host process`],
-      ['flip', 'process.kill(4194311): process 4194311 is not one of this run’s'],
-      ['ppid', `process.kill(${process.ppid}): process ${process.ppid} is not one of this run’s`],
-    ])('refuses %s: only the run’s own processes may be signalled', async (route, start) => {
+      ['_kill', () => `process._kill(${leafHost().pid}): that is the host process`],
+      ['flip', () => 'process.kill(4194311): process 4194311 is not one of this run’s'],
+      ['ppid', () => foreign(leafHost().ppid)],
+    ])('refuses %s: only the run’s own processes may be signalled', async (route, expected) => {
+      const start = expected();
       const { refusal } = await refused('signals-past-the-guard', route, 'forbidden-signal');
       expect(refusal).toBe(
         `${start}; a leaf may signal only processes in groups its own run started, or that carry its run's marker ${FORBIDDEN}`,
@@ -105,13 +128,14 @@ describe('the zoo: reaching out of the thread', () => {
   describe('O: process-wide knobs', () => {
     const KNOB = `a leaf may not turn a knob of the process it shares with the host ${FORBIDDEN}`;
     it.each([
-      ['priority', `os.setPriority(${process.pid}, …): that is the host process`],
-      ['v8-flags', 'v8.setFlagsFromString("--no-trace-gc"): V8 flags are the whole process’s'],
-      ['stdin', 'process.stdin: stdin is the host operator’s'],
-      ['open-stdin', 'fs.openSync("/dev/stdin"): that path opens the host’s stdin, stdout or stderr again'],
-      ['close-stdin', 'fs.closeSync(0): fds 0–2 are the host’s stdin, stdout and stderr'],
-      ['report', 'process.report.getReport(): a report holds the host process’s environment and secrets'],
-    ])('refuses %s', async (knob, start) => {
+      ['priority', () => `os.setPriority(${leafHost().pid}, …): that is the host process`],
+      ['v8-flags', () => 'v8.setFlagsFromString("--no-trace-gc"): V8 flags are the whole process’s'],
+      ['stdin', () => 'process.stdin: stdin is the host operator’s'],
+      ['open-stdin', () => 'fs.openSync("/dev/stdin"): that path opens the host’s stdin, stdout or stderr again'],
+      ['close-stdin', () => 'fs.closeSync(0): fds 0–2 are the host’s stdin, stdout and stderr'],
+      ['report', () => 'process.report.getReport(): a report holds the host process’s environment and secrets'],
+    ])('refuses %s', async (knob, expected) => {
+      const start = expected();
       const { refusal } = await refused('turns-process-knobs', knob, 'process-knob');
       expect(refusal).toBe(`${start}; ${KNOB}`);
     });

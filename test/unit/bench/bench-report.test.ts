@@ -26,6 +26,7 @@ describe('benchmark report', () => {
     const report: BenchReport = {
       machine: { cores: 2, cpu: 'Test CPU', node: 'v20.20.2', platform: 'linux x64', loadBefore: 1, loadAfter: 2 },
       quick: true,
+      isolation: 'process',
       startedAt: '2026-01-01T00:00:00.000Z',
       seconds: 3,
       scenarios: [
@@ -47,6 +48,7 @@ describe('benchmark report', () => {
     };
     const table = formatBenchTable(report);
     expect(table).toContain('2 cores (Test CPU), Node v20.20.2');
+    expect(table).toContain('; process tier; ');
     expect(table).toContain('--quick (not for the record)');
     expect(table).toContain(
       '| dispatch | host.exec() | 12.0 µs (13.8) | bare port | 5.00 µs (5.90) | 2.40× | ❌ <= 2× |',

@@ -2,7 +2,13 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_RUN_TIMEOUT_MS } from '../../../src/check/check-package.js';
-import { DEFAULT_HOOK_TIMEOUT_MS, defaultRssMb } from '../../../src/host/defaults.js';
+import { availableParallelism } from 'node:os';
+import {
+  DEFAULT_HOOK_TIMEOUT_MS,
+  defaultRssMb,
+  defaultThreadStarts,
+  defaultThreadStartsPerTag,
+} from '../../../src/host/defaults.js';
 import { resolveHostOptions } from '../../../src/host/host-options.js';
 import { scratchDir } from '../../helpers/scratch.js';
 
@@ -36,6 +42,11 @@ describe('host defaults', () => {
       ...LIMITS,
       rssMb: defaultRssMb(),
       breaker: { crashes: 3, windowMs: 300_000, cooldownMs: 60_000 },
+      admission: {
+        threadStarts: availableParallelism(),
+        threadStartsPerTag: Math.ceil(availableParallelism() / 2),
+        queueTimeoutMs: 60_000,
+      },
       onProbe: undefined,
     });
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);
@@ -55,6 +66,7 @@ describe('host defaults', () => {
     ['probeTimeoutMs', 3000],
     ['loadTimeoutMs', 15_000],
     ['hookTimeoutMs', 10_000],
+    ['admission.queueTimeoutMs', 60_000],
   ] as const;
   const row = (doc: string, name: string) => {
     const cell = new RegExp(`^\\| \`${name.replace('.', '\\.')}\` \\| ([^|]+) \\|`, 'm').exec(source(doc));
@@ -82,6 +94,23 @@ describe('host defaults', () => {
     expect(row('docs/faults.md', 'limits.rssMb')).toBe(
       "80% of the machine's memory, or of the cgroup limit when lower",
     );
+  });
+
+  it('starts one thread per core at once, half of them per tag, never none, and says so in both tables', () => {
+    expect([1, 2, 3, 8].map((cores) => [defaultThreadStarts(cores), defaultThreadStartsPerTag(cores)])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 2],
+      [8, 4],
+    ]);
+    expect(row('docs/host.md', 'admission.threadStarts')).toBe('one per core');
+    expect(row('docs/host.md', 'admission.threadStartsPerTag')).toBe('half the cores, rounded up');
+    expect(row('docs/faults.md', 'admission.threadStarts')).toBe('one per core');
+  });
+
+  it('rejects an admission option that is not a positive number, naming it', () => {
+    for (const admission of [{ threadStarts: 0 }, { threadStartsPerTag: 1.5 }, { queueTimeoutMs: -1 }, { queue: 1 }])
+      expect(() => resolveHostOptions({ admission } as never)).toThrow(/invalid host options: .*admission/);
   });
 
   // limits.rssMb: 80% of the machine's memory, or of the cgroup limit when lower. A fake

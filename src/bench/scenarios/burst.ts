@@ -1,0 +1,89 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bootHost } from '../../host/boot-host.js';
+import type { Host } from '../../host/host-types.js';
+import { single, summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
+import { discoverFixtures } from '../bench-leaves.js';
+
+/** The idle time before each burst of 12 (issue 17): the spare has long warmed, nothing else is running. */
+const IDLE_MS = 2000;
+
+/**
+ * Scenario 9 (issue 17). Bursts under the default `'each-run'`, where every run needs a thread
+ * of its own and thread starts pass the admission queue: the p50 latency of 12 concurrent
+ * no-op EXECs after 2 s idle against one warm run (`'never'`), and 200 EXECs in flight at
+ * once — the share that settled with the leaf's own result (none may be a host deadline's
+ * 500; a run the queue held past its bound is 503 `host-overloaded`), and the runs/s of the burst.
+ */
+export async function benchBurst(context: BenchContext): Promise<ScenarioReport> {
+  const discovery = await discoverFixtures('exec-noop');
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  const fresh = await bootHost(discovery, { recycle: 'each-run' });
+  const warm = await bootHost(discovery, { recycle: 'never' });
+  try {
+    const rounds = context.quick ? 1 : 3;
+    const warmMs: number[] = [];
+    for (let i = 0; i < 5; i++) await timed(warm);
+    for (let i = 0; i < 30; i++) warmMs.push((await timed(warm)).ms);
+    const burstMs: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      context.progress(`burst: 12 concurrent EXECs after ${IDLE_MS} ms idle, round ${round + 1}/${rounds}`);
+      await sleep(IDLE_MS);
+      const runs = await Promise.all(Array.from({ length: 12 }, () => timed(fresh)));
+      burstMs.push(...runs.map((run) => run.ms));
+    }
+    const subject = summarize(burstMs);
+    const baseline = summarize(warmMs);
+    const ratio = subject.median / baseline.median;
+    rows.push({
+      name: `burst of 12 concurrent EXECs, 'each-run', after ${IDLE_MS / 1000} s idle (p50)`,
+      unit: 'ms',
+      subject,
+      baseline: { name: "one warm run ('never')", stat: baseline },
+      ratio,
+      target: target(ratio, '<=', 3),
+    });
+
+    const inFlight = context.quick ? 50 : 200;
+    context.progress(`burst: ${inFlight} EXECs in flight at once`);
+    await sleep(IDLE_MS);
+    const start = performance.now();
+    const outs = await Promise.all(Array.from({ length: inFlight }, () => timed(fresh)));
+    const seconds = (performance.now() - start) / 1000;
+    const share = outs.filter((out) => out.outcome === 'ok').length / inFlight;
+    rows.push({
+      name: `${inFlight} EXECs in flight, 'each-run': share settled with the leaf's own result`,
+      unit: 'share',
+      subject: single(share),
+      target: target(share, '>=', 1, 'subject'),
+    });
+    rows.push({
+      name: `${inFlight} EXECs in flight, 'each-run': runs/s`,
+      unit: 'runs/s',
+      subject: single(inFlight / seconds),
+    });
+    const other = countOthers(outs);
+    if (other !== '') notes.push(`Outcomes other than ok in the burst of ${inFlight}: ${other}.`);
+  } finally {
+    await Promise.all([fresh.close(), warm.close()]);
+  }
+  notes.push(
+    'Each burst run gets a thread no run used before; thread starts pass the admission queue (admission.threadStarts, default one per core).',
+  );
+  return { name: 'burst', rows, notes };
+}
+
+/** One no-op EXEC: its latency and how it ended (`outcome`, status and code when not ok). */
+async function timed(host: Host): Promise<{ ms: number; outcome: string }> {
+  const start = performance.now();
+  const out = await host.exec({ runtime: 'noop', body: 'x' });
+  const code = out.result.problem?.type?.split('/').at(-1);
+  const outcome = out.outcome === 'ok' ? 'ok' : `${out.outcome} ${out.result.status}${code ? ` ${code}` : ''}`;
+  return { ms: performance.now() - start, outcome };
+}
+
+function countOthers(outs: readonly { outcome: string }[]): string {
+  const counts = new Map<string, number>();
+  for (const { outcome } of outs) if (outcome !== 'ok') counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+  return [...counts].map(([outcome, count]) => `${count} × ${outcome}`).join(', ');
+}

@@ -13,6 +13,8 @@ const SLOW = [
   'test/integration/package/*.test.ts',
   // Issue 17's load tests: a 200-EXEC burst and a 3,000-run soak over the built-in leaves.
   'test/integration/host/load.test.ts',
+  // 2,000 runs through the process tier while its engine is killed (issue 14).
+  'test/integration/engine/engine-soak.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];
@@ -68,7 +70,17 @@ export default defineConfig({
           sequence: { groupOrder: 2 },
         },
       },
-      { extends: true, test: { name: 'slow', include: SLOW, retry: RETRY_LOADED, sequence: { groupOrder: 3 } } },
+      {
+        extends: true,
+        // --expose-gc: the engine soak compares the service's RSS after a collection.
+        test: {
+          name: 'slow',
+          include: SLOW,
+          retry: RETRY_LOADED,
+          execArgv: ['--expose-gc'],
+          sequence: { groupOrder: 3 },
+        },
+      },
     ],
   },
 });

@@ -4,6 +4,7 @@ import { ErrorDetail } from '../contracts/error-detail.js';
 import type { Notice } from '../contracts/notice.js';
 import { hostFailure } from '../host/host-problems.js';
 import type { ChannelOutput, ExecOutcome } from '../host/host-types.js';
+import type { EngineEnd } from './engine-process.js';
 import type { SinkCall } from './engine-protocol.js';
 
 /**
@@ -43,22 +44,30 @@ export class SeenRun {
   }
 
   /**
-   * The outcome of a run whose engine died: 500 `engine-crashed` naming why, with every
-   * channel as far as it was written (those left active are `errored`) and the notices so far.
+   * The outcome of a run whose engine died: 500 `engine-crashed` (or `engine-unresponsive`,
+   * when the service killed an engine that stopped answering) naming why, with every channel
+   * as far as it was written (those left active are `errored`) and the notices so far.
    */
-  crashed(why: string, detailLimit: number, effect: Effect | null, address: string | null): ExecOutcome {
-    const detail = ErrorDetail.preview(`the engine process died during the run: ${why}`, detailLimit);
+  crashed(
+    why: string,
+    detailLimit: number,
+    effect: Effect | null,
+    address: string | null,
+    end: EngineEnd = 'engine-crashed',
+  ): ExecOutcome {
+    const what = end === 'engine-crashed' ? 'died' : 'was killed';
+    const detail = ErrorDetail.preview(`the engine process ${what} during the run: ${why}`, detailLimit);
     for (const channel of Object.values(this.channels))
       if (channel.state === 'active') channel.state = 'errored' as ChannelState;
     return {
       outcome: 'leaf-fault',
-      result: hostFailure('engine-crashed', detail),
+      result: hostFailure(end, detail),
       effect,
       address,
       channels: this.channels,
       notices: this.notices,
       violations: [],
-      containment: { console: null, reapedProcesses: 0, forcedEnd: { reason: 'engine-crashed', terminated: true } },
+      containment: { console: null, reapedProcesses: 0, forcedEnd: { reason: end, terminated: true } },
     };
   }
 }

@@ -57,6 +57,8 @@ async function onMessage(message: ServiceMessage): Promise<void> {
 }
 
 async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
+  // The service's watchdog: a main thread that stops sending these is killed and replaced.
+  setInterval(() => channel.send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {
     host = await bootHost(message.discovery as Parameters<typeof bootHost>[0], {
       ...message.options,

@@ -5,7 +5,11 @@ import { describeIssue } from '../contracts/result.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
 import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
+import { watchEngine, type EngineWatchdog } from './engine-watchdog.js';
 import { openFrameChannel, type FrameChannel } from './frame-channel.js';
+
+/** How an engine ended, as the runs in flight settle: it died, or its main thread stopped answering and it was killed. */
+export type EngineEnd = 'engine-crashed' | 'engine-unresponsive';
 
 /** What the engine says about itself in its first frame, before any leaf is loaded. */
 export interface EngineHello {
@@ -22,8 +26,10 @@ export interface EngineOutput {
 /**
  * One engine process as the service sees it: started with a built environment, stdin
  * /dev/null, stdout and stderr read into a bounded buffer, and one framed pipe. Every frame is
- * validated before `onMessage` sees it; a corrupt one kills the engine. `onDeath` is called
- * exactly once, whatever ended it (exit, a corrupt frame, a failed spawn, `kill()`).
+ * validated before `onMessage` sees it; a corrupt one kills the engine. Once `watch()`ed, an
+ * engine that sends no frame (its heartbeats included) for too long is killed as unresponsive.
+ * `onDeath` is called exactly once, whatever ended it (exit, a corrupt frame, a failed spawn,
+ * silence, `kill()`).
  */
 export class EngineProcess {
   readonly output: EngineOutput = { text: '', bytes: 0 };
@@ -31,13 +37,14 @@ export class EngineProcess {
   private readonly child: ChildProcess;
   private readonly channel: FrameChannel;
   private dead = false;
+  private watchdog: EngineWatchdog | undefined;
 
   constructor(
     readonly command: EngineCommand,
     env: Record<string, string>,
     maxFrameBytes: number,
     private readonly onMessage: (message: EngineMessage) => void,
-    private readonly onDeath: (why: string) => void,
+    private readonly onDeath: (why: string, end: EngineEnd) => void,
   ) {
     // detached: its own process group, so a terminal's Ctrl-C reaches the service alone.
     this.child = spawn(command.file, command.args, {
@@ -81,6 +88,20 @@ export class EngineProcess {
     this.die(why);
   }
 
+  /**
+   * From now on, kills the engine as `engine-unresponsive` once no frame came from it for
+   * `silentMs`: its main thread sends a heartbeat every `everyMs` (from the boot frame on).
+   */
+  watch(everyMs: number, silentMs: number): void {
+    if (this.dead || this.watchdog !== undefined) return;
+    this.watchdog = watchEngine(everyMs, silentMs, (silent) =>
+      this.die(
+        `the engine's main thread stopped answering: no frame for ${silent}ms (limits.unresponsiveMs is ${silentMs}ms)`,
+        'engine-unresponsive',
+      ),
+    );
+  }
+
   /** Kills the engine for a frame it should never have sent. */
   fail(why: string): void {
     this.die(`corrupt engine channel: ${why}`);
@@ -91,12 +112,14 @@ export class EngineProcess {
     const parsed = v.safeParse(EngineMessageSchema, frame);
     if (!parsed.success)
       return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
-    this.onMessage(parsed.output);
+    this.watchdog?.beat();
+    if (parsed.output.t !== 'heartbeat') this.onMessage(parsed.output);
   }
 
-  private die(why: string): void {
+  private die(why: string, end: EngineEnd = 'engine-crashed'): void {
     if (this.dead) return;
     this.dead = true;
+    this.watchdog?.stop();
     try {
       this.child.kill('SIGKILL');
     } catch {
@@ -104,7 +127,7 @@ export class EngineProcess {
     }
     this.channel.close();
     try {
-      this.onDeath(why);
+      this.onDeath(why, end);
     } catch {
       // The host's death handler must not reach the process's last-resort handler.
     }

@@ -51,6 +51,8 @@ export type SinkCall = v.InferOutput<typeof SinkCallSchema>;
 export const EngineMessageSchema = v.variant('t', [
   /** First frame, sent before any leaf is loaded: what containment the engine found itself in. */
   v.strictObject({ t: v.literal('hello'), pid: Id, permissionModel: v.boolean() }),
+  /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
+  v.strictObject({ t: v.literal('heartbeat') }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
   v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
   v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),
@@ -104,7 +106,7 @@ export interface WireExecRequest {
 
 /** Every frame the service sends its engine. */
 export type ServiceMessage =
-  | { t: 'boot'; discovery: EngineDiscovery; options: EngineHostOptions }
+  | { t: 'boot'; discovery: EngineDiscovery; options: EngineHostOptions; heartbeatMs: number }
   | { t: 'exec'; id: number; request: WireExecRequest }
   | { t: 'abort'; id: number; reason: WireAbortReason }
   | { t: 'effect'; id: number; tag: string; target: string | null }

@@ -2,26 +2,30 @@ import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Availability } from '../host/host-types.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
-import type { EngineHello, EngineProcess } from './engine-process.js';
+import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
 
 /** What the supervisor needs from its host. */
 export interface SupervisorSpec {
-  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string) => void): EngineProcess;
+  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string, end: EngineEnd) => void): EngineProcess;
   readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
   /** Every frame of a booted engine. */
   onMessage(message: EngineMessage): void;
   onBooted(state: EngineState): void;
   onProbe(tag: string, availability: Availability): void;
-  /** The booted engine died (not called for one that dies while booting). */
-  onDeath(why: string): void;
+  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting). */
+  onDeath(why: string, end: EngineEnd): void;
   /** Bound on one boot, and on how long a caller waits for a restarting engine. */
   readonly bootWaitMs: number;
+  /** How often a booted engine's main thread sends a heartbeat, and the silence after which it is killed (ms). */
+  readonly heartbeatMs: number;
+  readonly unresponsiveMs: number;
 }
 
 /**
- * Keeps one engine process booted: starts it, sees it die, starts the next with doubling
- * backoff (reset by a clean run) and re-probes, and tells callers how long to wait for it.
+ * Keeps one engine process booted: starts it, sees it die (or go silent, when its watchdog
+ * kills it), starts the next with doubling backoff (reset by a clean run) and re-probes, and
+ * tells callers how long to wait for it.
  */
 export class EngineSupervisor {
   private engine: EngineProcess | undefined;
@@ -98,6 +102,8 @@ export class EngineSupervisor {
           else if (message.t === 'booted') {
             booted = true;
             clearTimeout(timer);
+            // Booting has its own bound (the timer above); from here on silence is the watchdog's.
+            engine.watch(this.spec.heartbeatMs, this.spec.unresponsiveMs);
             this.engine = engine;
             this.hello = hello;
             this.spec.onBooted(message.state);
@@ -108,7 +114,7 @@ export class EngineSupervisor {
             engine.kill('its boot failed');
           } else engine.fail(`a ${message.t} frame before it booted`);
         },
-        (why) => {
+        (why, end) => {
           clearTimeout(timer);
           this.spawned.delete(engine);
           if (!booted) {
@@ -118,7 +124,7 @@ export class EngineSupervisor {
           if (this.engine !== engine) return;
           this.engine = undefined;
           this.lastDeath = why;
-          this.spec.onDeath(why);
+          this.spec.onDeath(why, end);
           this.restart();
         },
       );

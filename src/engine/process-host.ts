@@ -16,7 +16,7 @@ import { engineCommand } from './engine-command.js';
 import { buildEngineDiscovery, buildEngineEnv } from './engine-env.js';
 import { engineFrameBytes, engineWaitMs } from './engine-limits.js';
 import type { EngineHostOptions, EngineMessage, EngineState } from './engine-protocol.js';
-import { EngineProcess } from './engine-process.js';
+import { EngineProcess, type EngineEnd } from './engine-process.js';
 import { EngineSupervisor } from './engine-supervisor.js';
 import { RunRelay } from './run-relay.js';
 import { rebuildWireError } from './wire-error.js';
@@ -70,6 +70,7 @@ class ProcessHost implements Host {
         t: 'boot',
         discovery: buildEngineDiscovery(discovery, detailLimit),
         options: engineOptions(options),
+        heartbeatMs: resolved.heartbeatMs,
       },
       onMessage: (message) => this.receive(message),
       onBooted: (state) => this.setState(state),
@@ -80,8 +81,11 @@ class ProcessHost implements Host {
           // A throwing onProbe is ignored, as in the thread tier.
         }
       },
-      onDeath: (why) => this.engineDied(why),
+      onDeath: (why, end) => this.engineDied(why, end),
       bootWaitMs: engineWaitMs(resolved),
+      // The engine's main thread keeps the thread tier's pace: a heartbeat per period, and the same silence bound.
+      heartbeatMs: resolved.heartbeatMs,
+      unresponsiveMs: resolved.unresponsiveMs,
     });
   }
 
@@ -163,7 +167,7 @@ class ProcessHost implements Host {
     relay.begin();
     try {
       const outcome = await relay.settled;
-      if (outcome.containment?.forcedEnd?.reason !== 'engine-crashed') this.supervisor.succeeded();
+      if (!ENGINE_ENDS.has(outcome.containment?.forcedEnd?.reason ?? '')) this.supervisor.succeeded();
       return outcome;
     } finally {
       this.relays.delete(id);
@@ -200,13 +204,16 @@ class ProcessHost implements Host {
     }
   }
 
-  /** Every run in flight settles 500 engine-crashed; a crash with one run in flight is charged to its tag. */
-  private engineDied(why: string): void {
+  /**
+   * Every run in flight settles 500 (`engine-crashed`, or `engine-unresponsive` when the
+   * watchdog killed it); a death with one run in flight is charged to its tag.
+   */
+  private engineDied(why: string, end: EngineEnd): void {
     const relays = [...this.relays.values()];
     if (relays.length === 1 && !this.closing) this.breaker.record(relays[0]!.tag, `the engine process died: ${why}`);
     for (const relay of relays) {
       if (this.closing) relay.settleClosed();
-      else relay.settleCrashed(why);
+      else relay.settleCrashed(why, end);
     }
     for (const effect of this.effects.values())
       effect.reject(new PlurnkExecsError('effect-failed', `the engine process died: ${why}`));
@@ -223,6 +230,9 @@ class ProcessHost implements Host {
     return work;
   }
 }
+
+/** How a run ends when its engine did: not a clean run, so the restart backoff is not reset. */
+const ENGINE_ENDS: ReadonlySet<string> = new Set<EngineEnd>(['engine-crashed', 'engine-unresponsive']);
 
 /** The host options the engine's thread host takes: everything but discovery's, the tier's, and functions. */
 function engineOptions(options: HostOptions): EngineHostOptions {

@@ -9,7 +9,7 @@ import { hostFailure } from '../host/host-problems.js';
 import type { ExecOutcome } from '../host/host-types.js';
 import { SeenRun } from './crashed-run.js';
 import type { EngineMessage } from './engine-protocol.js';
-import type { EngineProcess } from './engine-process.js';
+import type { EngineEnd, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
 import { restoreForwardedText } from './forwarded-text.js';
 
@@ -52,9 +52,12 @@ export class RunRelay {
     });
   }
 
+  /** Sends the run to the engine; one that is already gone settles it 500 engine-crashed at once. */
   begin(): void {
     const { request } = this;
-    this.engine.send({
+    // An engine can die between handing itself out and this send (a corrupt frame right after
+    // its `booted` one): its death was reported before this run was in flight, so settle here.
+    const sent = this.engine.send({
       t: 'exec',
       id: this.id,
       request: {
@@ -70,6 +73,7 @@ export class RunRelay {
         entry: request.sinks?.entry !== undefined,
       },
     });
+    if (!sent) return this.settleCrashed('the engine was gone before the run reached it');
     // One listener on the caller's signal however many runs share it (abort-fanout.ts).
     if (request.signal?.aborted) this.onAbort();
     else if (request.signal !== undefined) this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
@@ -98,9 +102,9 @@ export class RunRelay {
     }
   }
 
-  /** The engine died under the run: 500 engine-crashed with the output seen so far. */
-  settleCrashed(why: string): void {
-    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address()));
+  /** The engine died (or was killed as unresponsive) under the run: 500 `end` with the output seen so far. */
+  settleCrashed(why: string, end: EngineEnd = 'engine-crashed'): void {
+    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address(), end));
   }
 
   /** The host closed and the engine with it before the run's outcome came back: 499, as the thread tier answers. */

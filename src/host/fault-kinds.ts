@@ -43,6 +43,7 @@ export type ProbeFault = (typeof PROBE_FAULTS)[number];
  * - `escaped-error`: an error escaped the leaf (from a timer or callback) while the run was in flight.
  * - `host-error`: the host itself failed to judge the run (a bug of the host's, not the leaf's).
  * - `engine-crashed`: the process tier's engine process died (or sent a corrupt frame) during the run.
+ * - `engine-unresponsive`: the process tier's engine stopped sending heartbeats and the host killed it.
  */
 export const RUN_END_REASONS = [
   'timeout',
@@ -57,6 +58,7 @@ export const RUN_END_REASONS = [
   'escaped-error',
   'host-error',
   'engine-crashed',
+  'engine-unresponsive',
 ] as const;
 
 /** One of {@link RUN_END_REASONS}. */

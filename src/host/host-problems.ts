@@ -27,6 +27,7 @@ export const CONSUMER_CODES = {
   'runtime-degraded': 503,
   'host-overloaded': 503,
   'engine-crashed': 500,
+  'engine-unresponsive': 500,
   'engine-unavailable': 503,
 } as const;
 

@@ -88,9 +88,12 @@ export interface HostOptions {
     consoleBytes?: number;
     /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
     graceMs?: number;
-    /** How often a busy thread sends a heartbeat (and the host checks its limits). Default 250. */
+    /** How often a busy thread sends a heartbeat (and the host checks its limits); in the process tier, the engine's main thread too. Default 250. */
     heartbeatMs?: number;
-    /** Silence after which a running thread is `executor-unresponsive` and terminated. Default 30 000. */
+    /**
+     * Silence after which a running thread is `executor-unresponsive` and terminated; in the process tier, after which the
+     * engine is killed and restarted (its runs in flight: `engine-unresponsive`). Default 30 000.
+     */
     unresponsiveMs?: number;
   };
 }

@@ -44,6 +44,7 @@ const BY_CODE = {
   'output-limit-exceeded': 'leaf-fault',
   // The process tier: an engine that died under a run was killed by what ran in it; none to run on is a refusal.
   'engine-crashed': 'leaf-fault',
+  'engine-unresponsive': 'leaf-fault',
   'engine-unavailable': 'refused',
 } as const satisfies Record<ConsumerCode, OutcomeClass>;
 

@@ -19,8 +19,9 @@ function commandOf(pid: number): string {
 
 /**
  * The engine processes this test process started, as seen from outside their namespace:
- * `node … engine-entry.js` (the engine) and its `unshare` parent, found by walking each
- * process's parents up to this one.
+ * `node … engine-entry.js` (the engine), a child of this process or of its `unshare` parent,
+ * and that `unshare`. A process the engine forked that has not yet exec'd its program has the
+ * engine's command line too; it is neither, since its parent is the engine.
  */
 export function enginePids(): { engine: number[]; all: number[] } {
   const engine: number[] = [];
@@ -30,15 +31,18 @@ export function enginePids(): { engine: number[]; all: number[] } {
     if (!Number.isInteger(pid) || pid <= 1) continue;
     const command = commandOf(pid);
     if (!command.includes('engine-entry.js')) continue;
-    let ancestor = parentOf(pid);
-    for (let hops = 0; ancestor !== undefined && ancestor > 1 && hops < 4; hops += 1) {
-      if (ancestor === process.pid) {
-        all.push(pid);
-        if (!command.startsWith('unshare')) engine.push(pid);
-        break;
-      }
-      ancestor = parentOf(ancestor);
+    const parent = parentOf(pid);
+    if (command.startsWith('unshare')) {
+      if (parent === process.pid) all.push(pid);
+    } else if (parent === process.pid || (parent !== undefined && isOurUnshare(parent))) {
+      engine.push(pid);
+      all.push(pid);
     }
   }
   return { engine, all };
+}
+
+/** True for the `unshare` this process started an engine with. */
+function isOurUnshare(pid: number): boolean {
+  return commandOf(pid).startsWith('unshare') && parentOf(pid) === process.pid;
 }

@@ -1,0 +1,27 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { EngineProcess } from '../../../src/engine/engine-process.js';
+import { RunRelay } from '../../../src/engine/run-relay.js';
+import { parseExecRequest } from '../../../src/host/dispatch/exec-request.js';
+
+describe('the relay of one process-tier run', () => {
+  it('settles a run once, 500 engine-crashed, when its engine is gone before the run reaches it', async () => {
+    // A dead engine refuses every send; the death it reported came before this run was in
+    // flight, so nothing else would ever settle it. (Which interleaving leaves a run here cannot
+    // be produced on demand by a real engine: this stand-in is the engine after it.)
+    const sent: unknown[] = [];
+    const gone = {
+      send: (message: unknown) => (sent.push(message), false),
+      fail: () => {},
+    } as unknown as EngineProcess;
+    const relay = new RunRelay(7, 'sh', parseExecRequest({ runtime: 'sh', body: 'echo x' }), gone, 512, 1024);
+    relay.begin();
+    const out = await Promise.race([relay.settled, sleep(5000, 'never settled' as const)]);
+    expect(out).toMatchObject({
+      outcome: 'leaf-fault',
+      result: { status: 500, problem: { type: expect.stringMatching(/\/engine-crashed$/) } },
+      containment: { forcedEnd: { reason: 'engine-crashed', terminated: true } },
+    });
+    expect(sent).toHaveLength(1);
+  });
+});

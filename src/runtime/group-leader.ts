@@ -62,7 +62,12 @@ export function vetGroupLeader(pgid: number, sinceTicks: number | undefined, own
   if (marker !== undefined && marker === ownMarker) return { ok: true, startTicks: leader.startTicks, marker };
   if (sinceTicks !== undefined && leader.startTicks < sinceTicks - SLACK_TICKS)
     return { ok: false, why: 'its leader started before the task that reported it began' };
-  if (!descendsFromHost(pgid)) return { ok: false, why: 'its leader does not descend from the host process' };
+  if (!descendsFromHost(pgid)) {
+    // A leader that exited and was reaped between the reads above (a short-lived child often
+    // is, under load) left no ancestry to walk: judge its group by the members left, as if gone at the start.
+    if (readStat(pgid) === undefined) return vetLeaderless(pgid, sinceTicks, ownMarker);
+    return { ok: false, why: 'its leader does not descend from the host process' };
+  }
   return { ok: true, startTicks: leader.startTicks, marker };
 }
 

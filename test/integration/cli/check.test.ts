@@ -20,6 +20,17 @@ function failures(report: CheckReport): string[] {
   return failed.sort();
 }
 
+/** Each failed part with its detail, so a verdict that differs says why in the test's failure. */
+function failureDetails(report: CheckReport): string {
+  return report.tags
+    .flatMap((tag) =>
+      Object.entries({ manifest: tag.manifest, probe: tag.probe, example: tag.example, ...tag.checks })
+        .filter(([, item]) => item.verdict === 'fail')
+        .map(([part, item]) => `${tag.tag}.${part}: ${String((item as { detail?: unknown }).detail)}`),
+    )
+    .join('\n');
+}
+
 /**
  * Small limits so hanging leaves are judged quickly; generous enough for a loaded machine. The
  * matrix runs in the thread tier: in the process tier every sink message also crosses the
@@ -136,7 +147,10 @@ describe('plurnk-execs check against the zoo', () => {
       const report = await checkPackage(zooDirs(name)[0]!, QUICK);
       const failed = failures(report);
       expect(failed).toEqual(expect.arrayContaining(mustFail));
-      expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
+      expect(
+        failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part)),
+        failureDetails(report),
+      ).toEqual([]);
       expect(report.clean).toBe(mustFail.length === 0 && report.tags.length > 0);
     },
     60_000,
@@ -158,7 +172,10 @@ describe('plurnk-execs check against the zoo', () => {
       expect(report.isolation?.tier).toBe('process');
       const failed = failures(report);
       expect(failed).toEqual(expect.arrayContaining(mustFail));
-      expect(failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part))).toEqual([]);
+      expect(
+        failed.filter((part) => !mustFail.includes(part) && !mayFail.includes(part)),
+        failureDetails(report),
+      ).toEqual([]);
     },
     60_000,
   );

@@ -41,10 +41,10 @@ export function detectPidNamespace(): string[] | null {
 /**
  * Node's permission model for the engine (`--permission` on Node ≥ 22, `--experimental-permission`
  * on 20): reads anywhere, writes only under `fsWrite`, worker threads and child processes
- * allowed (the leaves need both), and on Node ≥ 25 the network; no inspector, no addons, no
- * `process.binding`.
+ * allowed (the leaves need both), and on Node ≥ 25 the network; no inspector, no
+ * `process.binding`, and native addons only when `addons` is asked for.
  */
-export function permissionFlags(fsWrite: readonly string[]): string[] {
+export function permissionFlags(fsWrite: readonly string[], addons = false): string[] {
   const major = Number(process.versions.node.split('.')[0]);
   const model = major >= 22 ? '--permission' : '--experimental-permission';
   // One flag per directory: Node 20 reads a comma-separated list as one path.
@@ -57,12 +57,14 @@ export function permissionFlags(fsWrite: readonly string[]): string[] {
     // The engine's channel to the service is a socket on fd 3, and Node ≥ 25 puts sockets under
     // the permission model too (`--allow-net`); the model here bounds file writes, not the network.
     ...(process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : []),
+    // An addon is native code in the engine: the permission model cannot hold it, so it is opt-in.
+    ...(addons ? ['--allow-addons'] : []),
   ];
 }
 
 /** The command that starts one engine: `unshare … node <flags> engine-entry.js` where a namespace can be had. */
-export function engineCommand(fsWrite: readonly string[]): EngineCommand {
-  const node = [...permissionFlags(fsWrite), engineEntryPath()];
+export function engineCommand(fsWrite: readonly string[], addons = false): EngineCommand {
+  const node = [...permissionFlags(fsWrite, addons), engineEntryPath()];
   const prefix = detectPidNamespace();
   if (prefix === null) return { file: process.execPath, args: node, pidNamespace: false, permissionModel: true };
   return { file: 'unshare', args: [...prefix, process.execPath, ...node], pidNamespace: true, permissionModel: true };

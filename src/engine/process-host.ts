@@ -60,7 +60,7 @@ class ProcessHost implements Host {
     this.supervisor = new EngineSupervisor({
       spawn: (onMessage, onDeath) =>
         new EngineProcess(
-          engineCommand(fsWrite),
+          engineCommand(fsWrite, options.permissions?.addons === true),
           buildEngineEnv(process.env, detailLimit),
           engineFrameBytes(resolved),
           onMessage,

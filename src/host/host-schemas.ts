@@ -35,7 +35,9 @@ schemaAgrees<SameType<v.InferOutput<typeof recyclePolicySchema>, RecyclePolicy>>
 
 const hostOptionsSchema = strictKeys({
   isolation: v.optional(v.picklist(['process', 'thread'])),
-  permissions: v.optional(strictKeys({ fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))) })),
+  permissions: v.optional(
+    strictKeys({ fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))), addons: v.optional(v.boolean()) }),
+  ),
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),
   env: Env,

@@ -56,8 +56,12 @@ export interface HostOptions {
    * `createHost` only: `bootHost` is the thread tier.
    */
   isolation?: 'process' | 'thread';
-  /** The process tier's Node permission model: directories the engine may write under. Default: `cwd` and the temp directory. */
-  permissions?: { fsWrite?: string[] };
+  /**
+   * The process tier's Node permission model: `fsWrite`, the directories Node code in the engine
+   * may write under (default: `cwd` and the temp directory); `addons`, whether a leaf may load
+   * native addons (default false: `process.dlopen` and `.node` imports are refused).
+   */
+  permissions?: { fsWrite?: string[]; addons?: boolean };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
   /**

@@ -1,49 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bootHost } from '../../host/boot-host.js';
 import type { Host } from '../../host/host-types.js';
-import { single, summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
+import { single, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 
-/** The idle time before each burst of 12 (issue 17): the spare has long warmed, nothing else is running. */
+/** Idle time before the burst: the spare has long warmed, nothing else is running. */
 const IDLE_MS = 2000;
 
 /**
- * Scenario 9 (issue 17). Bursts under the default `'each-run'`, where every run needs a thread
- * of its own and thread starts pass the admission queue: the p50 latency of 12 concurrent
- * no-op EXECs after 2 s idle against one warm run (`'never'`), and 200 EXECs in flight at
- * once — the share that settled with the leaf's own result (none may be a host deadline's
- * 500; a run the queue held past its bound is 503 `host-overloaded`), and the runs/s of the burst.
+ * Scenario 9 (issue 17): 200 no-op EXECs in flight at once under the default `'each-run'`,
+ * where every run needs a thread of its own and thread starts pass the admission queue — the
+ * share that settled with the leaf's own result (none may be a host deadline's 500; a run the
+ * queue held past its bound is 503 `host-overloaded`), and the runs/s of the burst. The burst of
+ * 12 after idle is a row of the `load` scenario, in both tiers.
  */
 export async function benchBurst(context: BenchContext): Promise<ScenarioReport> {
   const discovery = await discoverFixtures('exec-noop');
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   const fresh = await bootHost(discovery, { recycle: 'each-run' });
-  const warm = await bootHost(discovery, { recycle: 'never' });
   try {
-    const rounds = context.quick ? 1 : 3;
-    const warmMs: number[] = [];
-    for (let i = 0; i < 5; i++) await timed(warm);
-    for (let i = 0; i < 30; i++) warmMs.push((await timed(warm)).ms);
-    const burstMs: number[] = [];
-    for (let round = 0; round < rounds; round++) {
-      context.progress(`burst: 12 concurrent EXECs after ${IDLE_MS} ms idle, round ${round + 1}/${rounds}`);
-      await sleep(IDLE_MS);
-      const runs = await Promise.all(Array.from({ length: 12 }, () => timed(fresh)));
-      burstMs.push(...runs.map((run) => run.ms));
-    }
-    const subject = summarize(burstMs);
-    const baseline = summarize(warmMs);
-    const ratio = subject.median / baseline.median;
-    rows.push({
-      name: `burst of 12 concurrent EXECs, 'each-run', after ${IDLE_MS / 1000} s idle (p50)`,
-      unit: 'ms',
-      subject,
-      baseline: { name: "one warm run ('never')", stat: baseline },
-      ratio,
-      target: target(ratio, '<=', 3),
-    });
-
     const inFlight = context.quick ? 50 : 200;
     context.progress(`burst: ${inFlight} EXECs in flight at once`);
     await sleep(IDLE_MS);
@@ -65,7 +41,7 @@ export async function benchBurst(context: BenchContext): Promise<ScenarioReport>
     const other = countOthers(outs);
     if (other !== '') notes.push(`Outcomes other than ok in the burst of ${inFlight}: ${other}.`);
   } finally {
-    await Promise.all([fresh.close(), warm.close()]);
+    await fresh.close();
   }
   notes.push(
     'Each burst run gets a thread no run used before; thread starts pass the admission queue (admission.threadStarts, default one per core).',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, fstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
@@ -19,6 +20,9 @@ const namespace = detectPidNamespace() !== null;
 const OUTSIDE = existsSync('/dev/shm') ? '/dev/shm' : '/var/tmp';
 /** How the permission model words a refused write (Node ≥ 22 adds how to allow it). */
 const ACCESS_DENIED = /^run\(\) threw: Error: Access to this API has been restricted/;
+/** A real native addon from this repository's own dependencies (a Node-API prebuild). */
+const ADDON = createRequire(import.meta.url).resolve('@napi-rs/nice-linux-x64-gnu');
+const ADDONS_DISABLED = /^run\(\) threw: Error: Cannot load native addon because loading addons is disabled/;
 
 // The process tier against a leaf that attacks the engine: after each attack the service
 // lives, other tags answer, output written before the fault is kept, and nothing survives close().
@@ -185,6 +189,15 @@ describe('the process tier contains what a leaf does to its engine', () => {
     expect(getPriority(process.pid)).toBe(before);
   });
 
+  it('refuses a native addon through the permission model, as a named 500 that keeps the output', async () => {
+    const refused = await host.exec({ runtime: 'engine-faults', body: `dlopen ${ADDON}` });
+    expect(refused.result).toMatchObject({
+      status: 500,
+      problem: { type: expect.stringMatching(/executor-threw$/), detail: expect.stringMatching(ADDONS_DISABLED) },
+    });
+    expect(refused.channels.out?.text).toBe('before the fault');
+  });
+
   it('refuses a Node write outside the allowed directories through the permission model, as a named 500', async () => {
     const outside = join(OUTSIDE, `plurnk-engine-write-${randomUUID()}`);
     const refused = await host.exec({ runtime: 'engine-faults', body: `write ${outside}` });
@@ -235,6 +248,25 @@ describe('closing a process-tier host', () => {
     expect((await running).result.status).toBe(499);
     expect(enginePids().all).toEqual([]);
     expect(await survivorsAfter([{ marker }])).toEqual([]);
+  });
+});
+
+describe('permissions.addons in the process tier', () => {
+  it('lets a leaf load a native addon only when the service allows it', async () => {
+    const host = await createHost({
+      isolation: 'process',
+      packageDirs: [join(FIXTURES, 'engine-faults')],
+      permissions: { addons: true },
+    });
+    try {
+      const loaded = await host.exec({ runtime: 'engine-faults', body: `dlopen ${ADDON}` });
+      expect({ result: loaded.result, text: loaded.channels.out?.text }).toEqual({
+        result: { status: 200 },
+        text: 'before the fault loaded object',
+      });
+    } finally {
+      await host.close();
+    }
   });
 });
 

@@ -18,6 +18,11 @@ describe('permissionFlags', () => {
     expect(flags.filter((flag) => /inspector|addons|ffi/.test(flag))).toEqual([]);
   });
 
+  it('allows native addons only when asked', () => {
+    expect(permissionFlags(['/tmp']).includes('--allow-addons')).toBe(false);
+    expect(permissionFlags(['/tmp'], true)).toContain('--allow-addons');
+  });
+
   it('allows sockets exactly where this Node puts them under the model, since the engine channel is one', () => {
     // Node 20 has no --allow-net (passing it is a bad option); Node ≥ 25 refuses new net.Socket without it.
     expect(permissionFlags([]).includes('--allow-net')).toBe(process.allowedNodeEnvironmentFlags.has('--allow-net'));

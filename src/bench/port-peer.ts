@@ -25,14 +25,35 @@ export async function startPortPeer(): Promise<PortPeer> {
     workerData: { port: port2 },
     transferList: [port2],
   });
+  const peer = peerOver(
+    (request) => port1.postMessage(request),
+    (listener) => port1.on('message', listener),
+    async () => {
+      port1.close();
+      await worker.terminate();
+    },
+  );
+  await peer.roundTrip();
+  return peer;
+}
+
+/**
+ * The ping and stream protocol over any one channel to a peer: `send` posts a request, `listen`
+ * hears every answer (a chunk, or null at a stream's end), `close` ends the peer.
+ */
+export function peerOver(
+  send: (request: PeerRequest) => void,
+  listen: (listener: (message: unknown) => void) => void,
+  close: () => Promise<void>,
+): PortPeer {
   let onMessage: (message: unknown) => void = () => {};
-  port1.on('message', (message: unknown) => onMessage(message));
+  listen((message) => onMessage(message));
   let nextId = 1;
-  const peer: PortPeer = {
+  return {
     roundTrip: () =>
       new Promise<void>((resolve) => {
         onMessage = () => resolve();
-        port1.postMessage({ type: 'ping', id: nextId++ } satisfies PeerRequest);
+        send({ type: 'ping', id: nextId++ });
       }),
     stream: (count, size) =>
       new Promise<number>((resolve) => {
@@ -43,13 +64,8 @@ export async function startPortPeer(): Promise<PortPeer> {
           kept.push(message as string);
           chars += (message as string).length;
         };
-        port1.postMessage({ type: 'stream', count, size } satisfies PeerRequest);
+        send({ type: 'stream', count, size });
       }),
-    async close() {
-      port1.close();
-      await worker.terminate();
-    },
+    close,
   };
-  await peer.roundTrip();
-  return peer;
 }

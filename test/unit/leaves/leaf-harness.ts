@@ -88,7 +88,10 @@ export function hostFor(leaf: Leaf): Promise<Host> {
   if (host === undefined) {
     // A generous probe bound: these tests judge the leaves, and a loaded machine can take
     // seconds to start an interpreter's version command (the bound itself is tested in host/).
-    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)], probeTimeoutMs: 30_000 });
+    // The thread tier: on Node 26 (not 20) a `node` child of the engine inherits its permission
+    // model through NODE_OPTIONS and prints Node's warnings about the engine's flags on stderr
+    // (docs/isolation.md): the process tier's to fix (issue 14), not these leaves'.
+    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)], probeTimeoutMs: 30_000, isolation: 'thread' });
     hosts.set(leaf, host);
   }
   return host;

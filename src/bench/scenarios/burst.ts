@@ -44,7 +44,7 @@ export async function benchBurst(context: BenchContext): Promise<ScenarioReport>
     await fresh.close();
   }
   notes.push(
-    'Each burst run gets a thread no run used before; thread starts pass the admission queue (admission.threadStarts, default one per core).',
+    "Thread tier whatever --isolation says (the queue is the thread host's): each burst run gets a thread no run used before; thread starts pass the admission queue (admission.threadStarts, default one per core).",
   );
   return { name: 'burst', rows, notes };
 }

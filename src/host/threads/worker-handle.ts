@@ -63,8 +63,13 @@ export class WorkerHandle {
   private readonly thread: Worker;
   /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
   private idleBaseline: EventLoopUtilization | undefined;
-  /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
-  private readonly strayGroups = openGroupClaims(this.marker);
+  /**
+   * Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks.
+   * Live (the engine's namespace sweep spares its marker and groups) until {@link closeClaims}.
+   * Its drain takes what is queued on the thread's control channel, which carries every task's
+   * reports too: each goes to the claims of the task bound to it.
+   */
+  private readonly strayGroups = openGroupClaims(this.marker, () => this.control.drain());
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
   private warming: ControlPort | undefined;
   private phase: ThreadState = 'starting';
@@ -86,21 +91,12 @@ export class WorkerHandle {
   private inFlight: Promise<unknown> | undefined;
 
   constructor(spec: WorkerSpec) {
-    this.pool = new Piscina({
-      filename: workerEntryPath(),
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData: { ...spec.boot, marker: this.marker },
-      env: spec.env,
-      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
-    });
+    this.pool = this.startPool(spec);
     const thread = this.pool.threads[0];
-    if (thread === undefined) throw new Error('piscina did not start a thread');
+    if (thread === undefined) {
+      this.strayGroups.close();
+      throw new Error('piscina did not start a thread');
+    }
     this.threadId = thread.threadId;
     this.thread = thread as unknown as Worker;
     const crashed = (reason: string) => {
@@ -137,6 +133,28 @@ export class WorkerHandle {
           );
       }),
     );
+  }
+
+  /** The pool of one thread; a pool that cannot start leaves the thread's claims closed. */
+  private startPool(spec: WorkerSpec): Piscina<WorkerTask<MessagePort>, unknown> {
+    try {
+      return new Piscina({
+        filename: workerEntryPath(),
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: Infinity,
+        concurrentTasksPerWorker: 1,
+        // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+        atomics: 'disabled',
+        recordTiming: false,
+        workerData: { ...spec.boot, marker: this.marker },
+        env: spec.env,
+        ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+      });
+    } catch (error) {
+      this.strayGroups.close();
+      throw error;
+    }
   }
 
   /** Where the thread is in its life. */
@@ -317,6 +335,11 @@ export class WorkerHandle {
   /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */
   get refusedStrayGroups(): number {
     return this.strayGroups.refused;
+  }
+
+  /** The thread owns nothing from now on: called once it is retired and what it left was reaped. */
+  closeClaims(): void {
+    this.strayGroups.close();
   }
 
   /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */

@@ -73,8 +73,8 @@ function spareLiveOwners(table: Map<number, Row>, live: NamespaceOwners): Set<nu
   const members = new Map<number, number[]>();
   for (const row of table.values()) {
     if (row.zombie || row.pid === engine) continue;
-    children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
-    members.set(row.pgrp, [...(members.get(row.pgrp) ?? []), row.pid]);
+    addTo(children, row.ppid, row.pid);
+    addTo(members, row.pgrp, row.pid);
   }
   // Spared: the roots, their descendants and their groups' members, to a fixed point. The engine's
   // group is never widened (it reads as 0 in its namespace: its leader is `unshare`, outside).
@@ -88,6 +88,12 @@ function spareLiveOwners(table: Map<number, Row>, live: NamespaceOwners): Set<nu
     if (row.pgrp > 1 && row.pgrp !== table.get(engine)?.pgrp) queue.push(...(members.get(row.pgrp) ?? []));
   }
   return spared;
+}
+
+function addTo(map: Map<number, number[]>, key: number, pid: number): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [pid]);
+  else list.push(pid);
 }
 
 /**

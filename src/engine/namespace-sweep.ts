@@ -27,23 +27,28 @@ interface Row {
  *   effect's, or a live thread's own, which its children carry outside tasks);
  * - a process in a group a live owner reported and was granted, or in the group of a spared process;
  * - a descendant of a spared process (a child that cleared its marker, even in a new session);
- * - a child of the engine that still runs the engine's own command line: a thread is starting
- *   it (forked, not yet exec'd), and its marker comes with the exec;
- * - a living process whose environment cannot be read: unknown is not foreign.
+ * - a process between programs: a child of the engine that still runs the engine's command
+ *   line (a thread is starting it: forked, not yet exec'd; its marker comes with the exec), or
+ *   one in the middle of an exec, whose command line and environment both read empty;
+ * - a living process whose command line or environment cannot be read: unknown is not foreign.
  * What vanished between reads is gone, never foreign. The table is read before the owners, so
  * a process in it that a live run started was reported before `owners()` took the queued reports.
- * Everything else that lives is SIGKILLed, once its pid is checked to still name it.
+ * Everything else that lives is SIGKILLed once it is judged foreign a second time, from fresh
+ * reads of the same process (its start time unchanged): an exec between two reads of one
+ * judgement cannot make a live run's process look foreign twice.
  */
 export function sweepNamespace(owners: () => NamespaceOwners): number {
   if (process.pid !== 1) return 0;
   const table = readTable();
   const live = owners();
-  const spared = spareLiveOwners(table, live);
+  const command = read(`/proc/${process.pid}/cmdline`);
+  const spared = spareLiveOwners(table, (row) => judge(row, live, command) !== 'foreign');
   let killed = 0;
   for (const row of table.values()) {
     if (row.zombie || spared.has(row.pid)) continue;
+    const now = readRow(row.pid);
     // A pid that now names another process (or none) is not the one judged.
-    if (readRow(row.pid)?.startTicks !== row.startTicks) continue;
+    if (now === undefined || now.startTicks !== row.startTicks || judge(now, live, command) !== 'foreign') continue;
     try {
       process.kill(row.pid, 'SIGKILL');
       killed += 1;
@@ -54,30 +59,20 @@ export function sweepNamespace(owners: () => NamespaceOwners): number {
   return killed;
 }
 
-/** The pids the rules above spare, the engine's included. */
-function spareLiveOwners(table: Map<number, Row>, live: NamespaceOwners): Set<number> {
+/** The pids the rules above spare, the engine's included: those `spares` says, their descendants and their groups. */
+function spareLiveOwners(table: Map<number, Row>, spares: (row: Row) => boolean): Set<number> {
   const engine = process.pid;
-  const command = read(`/proc/${engine}/cmdline`);
   const roots: number[] = [];
-  for (const row of table.values()) {
-    if (row.zombie || row.pid === engine) continue;
-    if (live.groups.has(row.pgrp)) roots.push(row.pid);
-    else if (row.ppid === engine && command !== undefined && read(`/proc/${row.pid}/cmdline`) === command)
-      roots.push(row.pid);
-    else {
-      const marker = markerOf(row.pid);
-      if (marker === null || (marker !== undefined && live.markers.has(marker))) roots.push(row.pid);
-    }
-  }
   const children = new Map<number, number[]>();
   const members = new Map<number, number[]>();
   for (const row of table.values()) {
     if (row.zombie || row.pid === engine) continue;
+    if (spares(row)) roots.push(row.pid);
     addTo(children, row.ppid, row.pid);
     addTo(members, row.pgrp, row.pid);
   }
-  // Spared: the roots, their descendants and their groups' members, to a fixed point. The engine's
-  // group is never widened (it reads as 0 in its namespace: its leader is `unshare`, outside).
+  // To a fixed point. The engine's group is never widened (it reads as 0 in its namespace: its
+  // leader is `unshare`, outside).
   const spared = new Set<number>([engine]);
   const queue = [...roots];
   for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
@@ -90,23 +85,27 @@ function spareLiveOwners(table: Map<number, Row>, live: NamespaceOwners): Set<nu
   return spared;
 }
 
+/**
+ * One living process by itself (its group, marker and program, not its relatives): `spared` by a
+ * live group or marker, between programs, or unreadable while alive; `gone`; else `foreign`.
+ */
+function judge(row: Row, live: NamespaceOwners, engineCommand: string | undefined): 'spared' | 'gone' | 'foreign' {
+  if (live.groups.has(row.pgrp)) return 'spared';
+  const command = read(`/proc/${row.pid}/cmdline`);
+  if (command !== undefined && row.ppid === process.pid && command === engineCommand) return 'spared';
+  const environ = read(`/proc/${row.pid}/environ`);
+  if (command === undefined || environ === undefined) return readRow(row.pid)?.zombie === false ? 'spared' : 'gone';
+  if (command === '' && environ === '') return 'spared';
+  const prefix = `${RUN_MARKER}=`;
+  for (const entry of environ.split('\0'))
+    if (entry.startsWith(prefix)) return live.markers.has(entry.slice(prefix.length)) ? 'spared' : 'foreign';
+  return 'foreign';
+}
+
 function addTo(map: Map<number, number[]>, key: number, pid: number): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [pid]);
   else list.push(pid);
-}
-
-/**
- * The `PLURNK_EXECS_RUN` value in `pid`'s environment; undefined when it has none or is gone
- * (a vanished process is not spared: it is checked again before any signal); null when it lives
- * but its environment cannot be read.
- */
-function markerOf(pid: number): string | undefined | null {
-  const environ = read(`/proc/${pid}/environ`);
-  if (environ === undefined) return readRow(pid)?.zombie === false ? null : undefined;
-  const prefix = `${RUN_MARKER}=`;
-  for (const entry of environ.split('\0')) if (entry.startsWith(prefix)) return entry.slice(prefix.length);
-  return undefined;
 }
 
 function readTable(): Map<number, Row> {

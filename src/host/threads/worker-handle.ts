@@ -2,6 +2,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import {
+  isTaskReplyMessage,
   isWorkerControlMessage,
   type TaskReply,
   type ThreadOpen,
@@ -65,9 +66,10 @@ export class WorkerHandle {
    * Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks.
    * Live (the engine's namespace sweep spares its marker and groups) until {@link closeClaims}.
    * Its drain takes what is queued on the thread's control channel, which carries every task's
-   * reports too: each goes to the claims of the task bound to it.
+   * reports too: each goes to the claims of the task bound to it, up to a task's reply (what
+   * follows is the next binding's, once the task's poster unbound, as when the events come).
    */
-  private readonly strayGroups = openGroupClaims(this.marker, () => this.control.drain());
+  private readonly strayGroups = openGroupClaims(this.marker, () => this.control.drain(isTaskReplyMessage));
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
   private warming: ControlPort | undefined;
   private phase: ThreadState = 'starting';
@@ -154,7 +156,7 @@ export class WorkerHandle {
   }
 
   /** The pool of one thread; a pool that cannot start leaves the thread's claims closed. */
-  private startPool(spec: WorkerSpec): Piscina<WorkerTask<MessagePort>, unknown> {
+  private startPool(spec: WorkerSpec): Piscina<ThreadOpen<MessagePort>, void> {
     try {
       return new Piscina({
         filename: workerEntryPath(),

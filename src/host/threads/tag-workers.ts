@@ -64,11 +64,12 @@ export class TagWorkers {
 
   /**
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
-   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
-   * gives the thread back, a new spare is started if none is left. A call takes any
-   * available thread and starts nothing extra. A new thread waits for a slot of the start
-   * gate first (rejecting as {@link StartGate.enter} does, per `wait`), and holds it until
-   * it answered one warm-up task: until its leaf is loaded.
+   * `afterRuns`, where reuse is the point), then a warm spare, then a new thread; when it gives
+   * the thread back, spares are topped up to the tag's demand. A call takes any available
+   * thread and counts toward no demand. A new thread waits for a slot of the start gate first
+   * (rejecting as {@link StartGate.enter} does, per `wait`) — unless a thread of the tag frees
+   * first, which it then takes (handoffs.ts) — and holds the slot until it answered one warm-up
+   * task: until its leaf is loaded.
    */
   async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
     this.assertOpen();

@@ -4,6 +4,7 @@ import { decodeAbortReason } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { bootHost } from '../host/boot-host.js';
 import type { EmbeddingSinks, Host } from '../host/host-types.js';
+import { liveOwners } from '../host/ports/live-claims.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import type { EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
@@ -126,9 +127,12 @@ function ask(id: number, name: 'interact' | 'entry', args: unknown[]): Promise<u
   });
 }
 
-/** With no run in flight, nothing in the namespace belongs to a live run: a leftover daemon dies here. */
+/**
+ * At each run's end (and the boot's), whatever in the namespace belongs to no live run, call or
+ * thread dies — a leftover daemon of this run or an earlier one — while other runs go on.
+ */
 function sweep(): void {
-  if (runs.size === 0) sweepNamespace();
+  sweepNamespace(liveOwners);
 }
 
 function engineState(booted: Host): EngineState {

@@ -306,7 +306,11 @@ export class TagWorkers {
       } finally {
         const groups = handle.takeStrayGroups();
         const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
-        await reapGroups(groups, this.graceMs, marker, handle.startedAt);
+        try {
+          await reapGroups(groups, this.graceMs, marker, handle.startedAt);
+        } finally {
+          handle.closeClaims();
+        }
       }
     })().catch(() => {
       // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.

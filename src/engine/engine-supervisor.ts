@@ -86,8 +86,10 @@ export class EngineSupervisor {
       await Promise.race([engine.exited, grace]);
       clearTimeout(timer);
     }
-    for (const spawned of this.spawned) spawned.kill('the host closed');
-    await Promise.all([...this.spawned].map((spawned) => spawned.exited));
+    // Taken before the kills: an engine leaves the set as it dies, long before it has exited.
+    const spawned = [...this.spawned];
+    for (const engine of spawned) engine.kill('the host closed');
+    await Promise.all(spawned.map((engine) => engine.exited));
   }
 
   private bootOne(): Promise<EngineProcess> {

@@ -30,8 +30,11 @@ describe("a `node` run in the process tier is the thread tier's", () => {
   afterAll(async () => {
     await Promise.all(Object.values(hosts).map((host) => host.close()));
   });
-  const both = async (request: ExecRequest) =>
-    Promise.all([hosts.thread!.exec(request), hosts.process!.exec(request)]).then((outs) => outs.map(printed));
+  /** The request run in the thread tier, then in the process tier: [thread, process]. */
+  const both = async (request: ExecRequest) => {
+    const [thread, processTier] = await Promise.all([hosts.thread!.exec(request), hosts.process!.exec(request)]);
+    return [printed(thread), printed(processTier)] as const;
+  };
 
   it('prints exactly what the program printed on stderr, no permission warnings', async () => {
     const [thread, processTier] = await both({

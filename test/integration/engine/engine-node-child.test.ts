@@ -14,8 +14,9 @@ function printed(out: ExecOutcome) {
 
 // A `node` child of the engine is a child process like any other (docs/isolation.md): on every
 // Node it runs without the engine's permission model, so its output and what it may write are
-// the thread tier's. Node ≥ 22.18/24 would otherwise hand the engine's permission flags to every
-// child in NODE_OPTIONS, and the child would print Node's warnings about them on its stderr.
+// the thread tier's. Node since nodejs/node#58853 (26 here, not 20) would otherwise hand the
+// engine's permission flags to every child in NODE_OPTIONS, and a `node` child would print Node's
+// warnings about them on its stderr.
 describe("a `node` run in the process tier is the thread tier's", () => {
   const hosts: Partial<Record<'thread' | 'process', Host>> = {};
   const allowed = scratchDir('plurnk-node-child-allowed');
@@ -30,7 +31,7 @@ describe("a `node` run in the process tier is the thread tier's", () => {
   afterAll(async () => {
     await Promise.all(Object.values(hosts).map((host) => host.close()));
   });
-  /** The request run in the thread tier, then in the process tier: [thread, process]. */
+  /** The request run in both tiers at once: [thread, process]. */
   const both = async (request: ExecRequest) => {
     const [thread, processTier] = await Promise.all([hosts.thread!.exec(request), hosts.process!.exec(request)]);
     return [printed(thread), printed(processTier)] as const;

@@ -47,6 +47,8 @@ export interface RunEnd {
   readonly marker: string;
   /** When the run was posted (epoch ms): none of its processes is older. */
   readonly since: number;
+  /** Ends the run's claim to its marker and groups (live-claims.ts): call it once they were reaped. */
+  readonly release: () => void;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -68,16 +70,21 @@ type Settled =
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
+  // On a thread whose leaf is loaded the run starts at once: no `started` (one message fewer per EXEC).
+  const announce = !handle.loaded;
   const guard = guardRun({
     limits: context.limits,
     stream,
     memory: context.memory,
     interrupt: () => watch.interrupt(),
+    started: !announce,
   });
   const marker = newRunMarker();
+  // Live until the caller reaped what the run left: the engine's namespace sweep spares it until then.
+  const claims = openGroupClaims(marker);
   const control = openControlPort(
     {
-      claims: openGroupClaims(marker),
+      claims,
       onRefused: (pgid, why) =>
         stream.violate(
           'foreign-process-group',
@@ -98,9 +105,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     abort: (reason) => control.abort(reason),
   });
   try {
-    // The run guard needs `started`: silence is measured from the moment run() began, and
-    // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, id: control.task, marker });
+    // Silence is measured from the moment run() began (`started`, or the post on a loaded
+    // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
+    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce });
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -147,6 +154,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      release: claims.close,
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
@@ -163,6 +171,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      release: claims.close,
       crash: undefined,
       console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },

@@ -1,26 +1,27 @@
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import * as v from 'valibot';
 import {
-  isLoadStage,
+  isTaskReplyMessage,
   isWorkerControlMessage,
-  TaskReplySchema,
   type TaskReply,
+  type ThreadOpen,
   type WorkerBoot,
   type WorkerTask,
 } from '../../contracts/protocol.js';
-import { describeIssue } from '../../contracts/result.js';
 import { openControlPort, type ControlPort } from '../ports/control-port.js';
 import { openGroupClaims } from '../ports/group-claims.js';
-import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { clipText } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import { ThreadPort } from '../ports/thread-port.js';
+import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { isOutOfMemory } from './out-of-memory.js';
+import { TaskChannel } from './task-channel.js';
+
+export { MalformedReplyError } from './task-channel.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -57,14 +58,18 @@ export class WorkerHandle {
   readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
-  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
-  loaded = false;
-  private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
+  private readonly pool: Piscina<ThreadOpen<MessagePort>, void>;
   private readonly thread: Worker;
   /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
   private idleBaseline: EventLoopUtilization | undefined;
-  /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
-  private readonly strayGroups = openGroupClaims(this.marker);
+  /**
+   * Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks.
+   * Live (the engine's namespace sweep spares its marker and groups) until {@link closeClaims}.
+   * Its drain takes what is queued on the thread's control channel, which carries every task's
+   * reports too: each goes to the claims of the task bound to it, up to a task's reply (what
+   * follows is the next binding's, once the task's poster unbound, as when the events come).
+   */
+  private readonly strayGroups = openGroupClaims(this.marker, () => this.control.drain(isTaskReplyMessage));
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
   private warming: ControlPort | undefined;
   private phase: ThreadState = 'starting';
@@ -72,41 +77,31 @@ export class WorkerHandle {
   private death: string | undefined;
   /** The termination in progress, once asked for (terminate() is idempotent). */
   private terminated: Promise<void> | undefined;
-  /** The thread's control channel, for the whole life of the thread; between tasks only group reports are heard. */
-  readonly control = new ThreadPort({
-    receive: (message) => {
-      if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.claim(message.pgid);
+  /** Tasks and their replies, over the thread's control channel; between tasks only group reports are heard there. */
+  private readonly tasks = new TaskChannel(
+    {
+      receive: (message) => {
+        if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.claim(message.pgid);
+      },
     },
-  });
-  /** The thread's sink channel; between runs whatever arrives is dropped. */
-  readonly sinks = new ThreadPort();
-  /** False until the channels went out with a task. */
-  private channelsSent = false;
-  /** The task in flight: a task is posted only once the one before settled (see post). */
-  private inFlight: Promise<unknown> | undefined;
+    (reason) => void this.terminate(reason),
+  );
 
   constructor(spec: WorkerSpec) {
-    this.pool = new Piscina({
-      filename: workerEntryPath(),
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData: { ...spec.boot, marker: this.marker },
-      env: spec.env,
-      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
-    });
+    this.pool = this.startPool(spec);
     const thread = this.pool.threads[0];
-    if (thread === undefined) throw new Error('piscina did not start a thread');
+    if (thread === undefined) {
+      this.strayGroups.close();
+      throw new Error('piscina did not start a thread');
+    }
     this.threadId = thread.threadId;
     this.thread = thread as unknown as Worker;
-    const crashed = (reason: string) => {
+    const crashed = (reason: string, error?: unknown) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
       this.phase = 'retiring';
+      // The task in flight fails now, with what the thread posted before it went taken first.
+      this.tasks.fail(this.death, error);
       spec.onCrash?.(this.death);
       // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
       void this.terminate();
@@ -115,7 +110,7 @@ export class WorkerHandle {
     // No listener may throw: a throw here would reach the host process's last-resort handler.
     thread.once(
       'error',
-      guardListener((error: unknown) => crashed(describeThreadError(error))),
+      guardListener((error: unknown) => crashed(describeThreadError(error), error)),
     );
     thread.once(
       'exit',
@@ -124,7 +119,7 @@ export class WorkerHandle {
     // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
     this.pool.on(
       'error',
-      guardListener((error: unknown) => crashed(describeThreadError(error))),
+      guardListener((error: unknown) => crashed(describeThreadError(error), error)),
     );
     this.pool.on(
       'message',
@@ -137,6 +132,49 @@ export class WorkerHandle {
           );
       }),
     );
+    // piscina's one task: the thread's channels, for its life. Its end (or its loss with the thread) tells nothing.
+    const { control, sinks } = this.tasks;
+    const transferList = [control.workerPort, sinks.workerPort];
+    void this.pool
+      .run({ kind: 'open', control: control.workerPort, sinks: sinks.workerPort }, { transferList })
+      .catch(() => {});
+  }
+
+  /** The thread's control channel, for the whole life of the thread. */
+  get control(): ThreadPort {
+    return this.tasks.control;
+  }
+
+  /** The thread's sink channel; between runs whatever arrives is dropped. */
+  get sinks(): ThreadPort {
+    return this.tasks.sinks;
+  }
+
+  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
+  get loaded(): boolean {
+    return this.tasks.loaded;
+  }
+
+  /** The pool of one thread; a pool that cannot start leaves the thread's claims closed. */
+  private startPool(spec: WorkerSpec): Piscina<ThreadOpen<MessagePort>, void> {
+    try {
+      return new Piscina({
+        filename: workerEntryPath(),
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: Infinity,
+        concurrentTasksPerWorker: 1,
+        // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+        atomics: 'disabled',
+        recordTiming: false,
+        workerData: { ...spec.boot, marker: this.marker },
+        env: spec.env,
+        ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+      });
+    } catch (error) {
+      this.strayGroups.close();
+      throw error;
+    }
   }
 
   /** Where the thread is in its life. */
@@ -155,53 +193,14 @@ export class WorkerHandle {
   }
 
   /**
-   * Posts one task. Rejects only when the thread dies or is terminated before it answers, or
-   * answers something that is no {@link TaskReply}: a leaf can forge the reply on the port it
-   * goes out on, so a malformed one poisons the thread (it is terminated) and rejects with a
-   * {@link MalformedReplyError}. The thread's channels go out with its first task. A task
-   * posted while another is in flight (a spare taken while it warms up) waits until that one
-   * settled and its caller had a turn to unbind, so every message on the channels belongs to
-   * the oldest open binding.
+   * Posts one task on the thread's control channel ({@link TaskChannel.post}). Rejects only when
+   * the thread dies or is terminated before it answers, or answers something that is no reply
+   * to it: a malformed one poisons the thread (it is terminated) and rejects with a
+   * {@link MalformedReplyError}.
    */
-  post(task: WorkerTask<MessagePort>): Promise<TaskReply> {
+  post(task: WorkerTask): Promise<TaskReply> {
     if (!this.alive) return Promise.reject(new Error(this.death));
-    const before = this.inFlight;
-    const posted =
-      before === undefined ? this.send(task) : before.then(afterATurn, afterATurn).then(() => this.send(task));
-    const settled = posted.then(
-      () => {},
-      () => {},
-    );
-    this.inFlight = settled;
-    void settled.then(() => {
-      if (this.inFlight === settled) this.inFlight = undefined;
-    });
-    return posted;
-  }
-
-  private send(task: WorkerTask<MessagePort>): Promise<TaskReply> {
-    if (!this.alive) return Promise.reject(new Error(this.death));
-    let run: Promise<unknown>;
-    if (this.channelsSent) run = this.pool.run(task);
-    else {
-      this.channelsSent = true;
-      const { workerPort: control } = this.control;
-      const { workerPort: sinks } = this.sinks;
-      run = this.pool.run({ ...task, control, sinks }, { transferList: [control, sinks] });
-    }
-    return run.then((raw: unknown) => {
-      const parsed = v.safeParse(TaskReplySchema, raw);
-      if (!parsed.success) {
-        const error = new MalformedReplyError(
-          `the worker thread answered a malformed task reply (${clipText(parsed.issues.map(describeIssue).join('; '), 512)}): ${describeLeafValue(raw)}; a leaf forged it or broke the protocol, and the thread was retired`,
-        );
-        void this.terminate(error.message);
-        throw error;
-      }
-      const reply = parsed.output as TaskReply;
-      if (reply.ok || !isLoadStage(reply.stage)) this.loaded = true;
-      return reply;
-    });
+    return this.tasks.post(task);
   }
 
   /**
@@ -244,6 +243,8 @@ export class WorkerHandle {
   terminate(reason = 'the host retired the worker thread'): Promise<void> {
     this.death ??= reason;
     if (this.phase !== 'dead') this.phase = 'retiring';
+    // The task still waiting fails now: a thread blocked in the kernel may take long to end.
+    this.tasks.fail(this.death);
     this.terminated ??= this.pool.destroy().finally(() => {
       this.phase = 'dead';
       // What the thread posted before it went goes to the task still bound (a run keeps its last
@@ -319,6 +320,11 @@ export class WorkerHandle {
     return this.strayGroups.refused;
   }
 
+  /** The thread owns nothing from now on: called once it is retired and what it left was reaped. */
+  closeClaims(): void {
+    this.strayGroups.close();
+  }
+
   /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */
   takeStrayGroups(): number[] {
     this.control.drain();
@@ -329,14 +335,4 @@ export class WorkerHandle {
 function describeThreadError(error: unknown): string {
   if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${describeThrow(error)}`;
-}
-
-/** Resolves a macrotask later: the settled task's caller has unbound its channels by then. */
-function afterATurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A thread answered a task with something that is no task reply: the thread is retired. */
-export class MalformedReplyError extends Error {
-  override name = 'MalformedReplyError';
 }

@@ -75,8 +75,10 @@ describe('the process tier carries the whole Host API across the engine boundary
     // Sent a frame after the run, the abort raced the leaf's spawn: one run in a few lost it.
     for (let run = 0; run < 10; run++) {
       const out = await host.exec({ runtime: 'sh', body: 'echo should-not-run', signal: controller.signal });
-      expect(out.result).toMatchObject({ status: 499, problem: { type: expect.stringMatching(/\/cancelled$/) } });
-      expect(out.channels.stdout).toMatchObject({ state: 'errored', text: '' });
+      // 499 from the leaf (`cancelled`), or from the host, which may refuse it before a thread
+      // takes it (`execution-cancelled`).
+      expect(out.result).toMatchObject({ status: 499, problem: { type: expect.stringMatching(/cancelled$/) } });
+      expect(out.channels.stdout?.text ?? '').toBe('');
     }
   });
 

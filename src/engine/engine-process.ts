@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Duplex, Readable } from 'node:stream';
 import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
@@ -116,15 +117,35 @@ export class EngineProcess {
     if (parsed.output.t !== 'heartbeat') this.onMessage(parsed.output);
   }
 
+  /**
+   * SIGKILLs the engine. Under `unshare` the engine itself goes first: unshare waits for its
+   * child and reaps it, so its exit — `exited` — then means the engine is gone. Killing unshare
+   * first left the engine to die of `--kill-child` a moment after close() had resolved (an
+   * engine stuck exiting behind a thread blocked in the kernel was still there). Unshare is
+   * killed too if it outlives its child by {@link UNSHARE_EXIT_MS}.
+   */
+  private killEngine(): void {
+    const pid = this.child.pid;
+    const engines = this.command.pidNamespace && pid !== undefined ? childrenOf(pid) : [];
+    for (const engine of engines) signal(engine);
+    // ChildProcess.kill signals nothing once the child was reaped, so a reused pid is never hit.
+    const killChild = () => {
+      try {
+        this.child.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    if (engines.length === 0) return killChild();
+    const late = setTimeout(killChild, UNSHARE_EXIT_MS);
+    this.child.once('exit', () => clearTimeout(late));
+  }
+
   private die(why: string, end: EngineEnd = 'engine-crashed'): void {
     if (this.dead) return;
     this.dead = true;
     this.watchdog?.stop();
-    try {
-      this.child.kill('SIGKILL');
-    } catch {
-      // Already gone.
-    }
+    this.killEngine();
     this.channel.close();
     try {
       this.onDeath(why, end);
@@ -140,5 +161,29 @@ export class EngineProcess {
       if (room > 0) this.output.text += chunk.toString('utf8', 0, room);
     });
     stream?.on('error', () => {});
+  }
+}
+
+/** How long unshare may outlive its killed child before it is killed too (it exits once it reaped it). */
+const UNSHARE_EXIT_MS = 1000;
+
+/** The children of `pid` (Linux: `/proc/<pid>/task/<pid>/children`), or none when that cannot be read. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter((field) => field !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** SIGKILL, for a process that may be gone already. */
+function signal(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // Already gone.
   }
 }

@@ -130,8 +130,10 @@ function runProcess(recipe: SpawnArgs, args: ExecArgs, limit: number): Promise<E
   return new Promise((resolve) => {
     const child = spawn(recipe.cmd, recipe.args, {
       cwd: args.cwd ?? undefined,
-      // A copy: under Node's permission model (the process tier) Node ≥ 24 writes NODE_OPTIONS
-      // into the env object it is given, and args.env is read-only.
+      // A copy: under Node's permission model, Node (since nodejs/node#58853) writes the
+      // permission flags of process.execArgv into the NODE_OPTIONS of the env object it is given
+      // (the host's threads hold none, worker/child-permission.ts; a caller outside them may),
+      // and args.env is read-only.
       env: { ...(args.env ?? process.env) },
       detached: true,
       shell: recipe.useShell,

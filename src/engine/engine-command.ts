@@ -57,8 +57,10 @@ export function permissionFlags(fsWrite: readonly string[], addons = false): str
     ...dirs.map((dir) => `--allow-fs-write=${dir}`),
     '--allow-worker',
     '--allow-child-process',
-    // The engine's channel to the service is a socket on fd 3, and Node ≥ 25 puts sockets under
-    // the permission model too (`--allow-net`); the model here bounds file writes, not the network.
+    // Node ≥ 25 puts the network under the model: leaves may use it in the thread tier, so they
+    // may here, and the engine's own channel (a net.Socket over the Unix socketpair on fd 3) is
+    // refused without it. The model here bounds file writes, not the network. No child of a
+    // leaf inherits any of these flags (worker/child-permission.ts).
     ...(process.allowedNodeEnvironmentFlags.has('--allow-net') ? ['--allow-net'] : []),
     // An addon is native code in the engine: the permission model cannot hold it, so it is opt-in.
     ...(addons ? ['--allow-addons'] : []),

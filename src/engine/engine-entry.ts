@@ -1,6 +1,6 @@
 import { Socket } from 'node:net';
 import { PlurnkExecsError } from '../contracts/errors.js';
-import { decodeAbortReason } from '../contracts/protocol.js';
+import { decodeAbortReason, type WireAbortReason } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { bootHost } from '../host/boot-host.js';
 import type { EmbeddingSinks, Host } from '../host/host-types.js';
@@ -40,7 +40,7 @@ async function onMessage(message: ServiceMessage): Promise<void> {
     case 'boot':
       return boot(message);
     case 'exec':
-      return exec(message.id, message.request);
+      return exec(message.id, message.request, message.aborted);
     case 'abort':
       return runs.get(message.id)?.controller.abort(decodeAbortReason(message.reason));
     case 'effect':
@@ -75,8 +75,9 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   sweep();
 }
 
-async function exec(id: number, request: WireExecRequest): Promise<void> {
+async function exec(id: number, request: WireExecRequest, aborted: WireAbortReason | undefined): Promise<void> {
   const controller = new AbortController();
+  if (aborted !== undefined) controller.abort(decodeAbortReason(aborted));
   runs.set(id, { controller });
   const { interact, entry, ...fields } = request;
   const sinks: EmbeddingSinks = {

@@ -108,7 +108,8 @@ export interface WireExecRequest {
 /** Every frame the service sends its engine. */
 export type ServiceMessage =
   | { t: 'boot'; discovery: EngineDiscovery; options: EngineHostOptions; heartbeatMs: number }
-  | { t: 'exec'; id: number; request: WireExecRequest }
+  /** `aborted`: the caller's signal had aborted before the run was sent, so it starts aborted, as in the thread tier. */
+  | { t: 'exec'; id: number; request: WireExecRequest; aborted?: WireAbortReason }
   | { t: 'abort'; id: number; reason: WireAbortReason }
   | { t: 'effect'; id: number; tag: string; target: string | null }
   | { t: 'sink-reply'; id: number; call: number; ok: boolean; value?: unknown; error?: string }

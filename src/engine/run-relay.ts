@@ -55,11 +55,15 @@ export class RunRelay {
   /** Sends the run to the engine; one that is already gone settles it 500 engine-crashed at once. */
   begin(): void {
     const { request } = this;
+    // A signal already aborted crosses with the run, not a frame after it: the leaf must see it
+    // aborted from its first line, as in the thread tier, or it may start what it would not.
+    const aborted = request.signal?.aborted === true ? encodeAbortReason(request.signal.reason) : undefined;
     // An engine can die between handing itself out and this send (a corrupt frame right after
     // its `booted` one): its death was reported before this run was in flight, so settle here.
     const sent = this.engine.send({
       t: 'exec',
       id: this.id,
+      ...(aborted === undefined ? {} : { aborted }),
       request: {
         runtime: this.tag,
         body: request.body,
@@ -75,8 +79,8 @@ export class RunRelay {
     });
     if (!sent) return this.settleCrashed('the engine was gone before the run reached it');
     // One listener on the caller's signal however many runs share it (abort-fanout.ts).
-    if (request.signal?.aborted) this.onAbort();
-    else if (request.signal !== undefined) this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
+    if (aborted === undefined && request.signal !== undefined)
+      this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
   }
 
   receive(message: RunMessage): void {

@@ -13,7 +13,7 @@ describe('the process tier carries the whole Host API across the engine boundary
   beforeAll(async () => {
     host = await createHost({
       isolation: 'process',
-      packageDirs: zooDirs('healthy', 'host/exec-interacts', 'host/exec-waits-for-abort'),
+      packageDirs: zooDirs('healthy', 'host/exec-interacts', 'host/exec-waits-for-abort', 'host/exec-subprocess'),
       limits: { graceMs: 300 },
     });
   });
@@ -67,6 +67,19 @@ describe('the process tier carries the whole Host API across the engine boundary
     controller.abort(new RangeError('the user left'));
     const out = await running;
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"name":"RangeError","message":"the user left"}}');
+  });
+
+  it('starts nothing for a signal aborted before the run, as the thread tier: the leaf sees it aborted at once', async () => {
+    const controller = new AbortController();
+    controller.abort(new RangeError('gone before it began'));
+    // Sent a frame after the run, the abort raced the leaf's spawn: one run in a few lost it.
+    for (let run = 0; run < 10; run++) {
+      const out = await host.exec({ runtime: 'sh', body: 'echo should-not-run', signal: controller.signal });
+      // 499 from the leaf (`cancelled`), or from the host, which may refuse it before a thread
+      // takes it (`execution-cancelled`).
+      expect(out.result).toMatchObject({ status: 499, problem: { type: expect.stringMatching(/cancelled$/) } });
+      expect(out.channels.stdout?.text ?? '').toBe('');
+    }
   });
 
   it('keeps the caller’s deadline: 504 execution-timeout', async () => {

@@ -32,8 +32,9 @@ describe('permissionFlags', () => {
     expect(permissionFlags(['/tmp'], true)).toContain('--allow-addons');
   });
 
-  it('allows sockets exactly where this Node puts them under the model, since the engine channel is one', () => {
-    // Node 20 has no --allow-net (passing it is a bad option); Node ≥ 25 refuses new net.Socket without it.
+  it('allows the network exactly where this Node puts it under the model, as the thread tier does', () => {
+    // Node 20 has no --allow-net (passing it is a bad option); Node ≥ 25 refuses a leaf's sockets
+    // without it, and the engine's own channel (a net.Socket over a Unix socketpair).
     expect(permissionFlags([]).includes('--allow-net')).toBe(process.allowedNodeEnvironmentFlags.has('--allow-net'));
   });
 });

@@ -24,4 +24,25 @@ describe('the relay of one process-tier run', () => {
     });
     expect(sent).toHaveLength(1);
   });
+
+  it('sends a signal already aborted with the run, in its exec frame, and no abort frame after it', () => {
+    // A frame after the run raced the leaf's start (the engine could hand it a live signal and the
+    // program would run); which way that race goes cannot be chosen with a real engine.
+    const sent: { t: string; aborted?: unknown }[] = [];
+    const engine = { send: (message: { t: string }) => (sent.push(message), true), fail: () => {} };
+    const controller = new AbortController();
+    controller.abort(new RangeError('gone before it began'));
+    const request = parseExecRequest({ runtime: 'sh', body: 'echo x', signal: controller.signal });
+    new RunRelay(3, 'sh', request, engine as unknown as EngineProcess, 512, 1024).begin();
+    expect(sent).toEqual([
+      expect.objectContaining({
+        t: 'exec',
+        id: 3,
+        aborted: {
+          kind: 'error',
+          error: expect.objectContaining({ name: 'RangeError', message: 'gone before it began' }),
+        },
+      }),
+    ]);
+  });
 });

@@ -88,10 +88,8 @@ export function hostFor(leaf: Leaf): Promise<Host> {
   if (host === undefined) {
     // A generous probe bound: these tests judge the leaves, and a loaded machine can take
     // seconds to start an interpreter's version command (the bound itself is tested in host/).
-    // The thread tier: on Node 26 (not 20) a `node` child of the engine inherits its permission
-    // model through NODE_OPTIONS and prints Node's warnings about the engine's flags on stderr
-    // (docs/isolation.md): the process tier's to fix (issue 14), not these leaves'.
-    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)], probeTimeoutMs: 30_000, isolation: 'thread' });
+    // The default tier, the process tier, as an embedding service gets it.
+    host = createHost({ packageDirs: [join(LEAVES_DIR, leaf)], probeTimeoutMs: 30_000 });
     hosts.set(leaf, host);
   }
   return host;

@@ -2,7 +2,6 @@ import { PlurnkExecsError } from '../contracts/errors.js';
 import type { RuntimeDecl } from '../contracts/invocation.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 import { describeValue } from './describe-value.js';
-import { callHookInThread } from './hook-thread.js';
 import type { ClaimedPackage } from './read-manifest.js';
 import { resolveExport } from './resolve-export.js';
 
@@ -40,6 +39,8 @@ export async function runRuntimesHook(
       `Invalid runtimes hook in ${where}: the package's exports map does not export that subpath. Fix: add ${JSON.stringify(subpath)} to "exports" in its package.json.`,
     );
   }
+  // Loaded on first use: the package root exports this module's constant, and no executor thread runs a hook.
+  const { callHookInThread } = await import('./hook-thread.js');
   const outcome = await callHookInThread({ url, env: { ...context.env } }, timeoutMs);
   switch (outcome.stage) {
     case 'load': {

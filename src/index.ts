@@ -101,7 +101,7 @@ export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from '
 export { InvocationRulesSchema, normalizeInvocation } from './discovery/invocation-rules.js';
 export { ExecManifestSchema } from './discovery/validate-manifest.js';
 export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './discovery/env-defaults.js';
-export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHook, type RuntimesHookContext } from './discovery/runtimes-hook.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHook, type RuntimesHookContext } from './discovery/hook-contract.js';
 export {
   ToolRegistrySchema,
   ToolSchema,

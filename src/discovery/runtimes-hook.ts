@@ -1,20 +1,10 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { RuntimeDecl } from '../contracts/invocation.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 import { describeValue } from './describe-value.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './hook-contract.js';
+import { callHookInThread } from './hook-thread.js';
 import type { ClaimedPackage } from './read-manifest.js';
 import { resolveExport } from './resolve-export.js';
-
-/** How long a runtimes hook may take before discovery gives up on it (ms). */
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
-
-/** What a runtimes hook is called with: the environment discovery evaluates policy against. */
-export interface RuntimesHookContext {
-  readonly env: NodeJS.ProcessEnv;
-}
-
-/** A `plurnk.runtimesModule` export (1.x `RuntimesHook`): declarations, at once or awaited. */
-export type RuntimesHook = (context: RuntimesHookContext) => RuntimeDecl[] | Promise<RuntimeDecl[]>;
 
 /**
  * Imports a trusted package's `plurnk.runtimesModule` (§executor-dynamic-runtimes) and calls
@@ -39,8 +29,6 @@ export async function runRuntimesHook(
       `Invalid runtimes hook in ${where}: the package's exports map does not export that subpath. Fix: add ${JSON.stringify(subpath)} to "exports" in its package.json.`,
     );
   }
-  // Loaded on first use: the package root exports this module's constant, and no executor thread runs a hook.
-  const { callHookInThread } = await import('./hook-thread.js');
   const outcome = await callHookInThread({ url, env: { ...context.env } }, timeoutMs);
   switch (outcome.stage) {
     case 'load': {

@@ -81,7 +81,7 @@ const HOST_ONLY_DISCOVERY = [
 ].map((name) => new URL(`discovery/${name}.js`, DIST).href);
 
 describe("an executor thread's start path (worker entry, task handler, a leaf importing the package root)", () => {
-  it('loads neither the host half, nor the discovery scanner, nor node:crypto', async () => {
+  it('loads neither the host half, nor the discovery scanner, nor what its leaf does not need', async () => {
     const loaded = await loadedAtStart();
     const own = loaded.filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
     // The recording saw the whole path: the handler, the package root the leaf imports, the leaf.
@@ -91,6 +91,8 @@ describe("an executor thread's start path (worker entry, task handler, a leaf im
     const hostHalf = own.filter((path) => /^(host|engine|check|cli|bench)\//.test(path));
     expect(hostHalf).toEqual([]);
     expect(loaded.filter((url) => HOST_ONLY_DISCOVERY.includes(url))).toEqual([]);
+    // The resolve hook that links a local leaf to this copy: this leaf already resolves to it.
+    expect(own).not.toContain('worker/framework-resolve-hook.js');
     // A thread is handed its run marker; generating one is the host's (node:crypto alone costs a new thread ~5 ms on Node 26).
     expect(loaded).not.toContain('node:crypto');
   });

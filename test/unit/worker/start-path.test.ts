@@ -35,7 +35,6 @@ if (typeof module.registerHooks === 'function') {
 } else {
   const { port1, port2 } = new MessageChannel();
   port1.on('message', record);
-  port1.unref();
   module.register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(OFF_THREAD_HOOKS)}), {
     data: { port: port2 },
     transferList: [port2],

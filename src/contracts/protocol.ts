@@ -63,14 +63,16 @@ export interface RunRequest {
 }
 
 /**
- * One task posted to a worker. A thread has one control channel and one sink channel for its
- * whole life, sent with its first task (`control`, `sinks`) and kept: creating and transferring
- * two MessagePorts per task cost more than the task's own round trip. Tasks use them one at a
- * time; `id` names the task on the control channel, so an abort meant for it never reaches a
- * later one. `announce: false` asks the worker not to send `started` (one message fewer per
- * task) when the host has no use for it: a run, or a call on a thread whose leaf is known loaded.
+ * One task posted to a worker, as a {@link HostControlMessage} `task` on the thread's control
+ * channel. A thread has one control channel and one sink channel for its whole life, handed
+ * over once ({@link ThreadOpen}): creating and transferring two MessagePorts per task cost more
+ * than the task's own round trip, and so did a piscina task per call. Tasks use them one at a
+ * time; `id` names the task on the control channel (an abort meant for it never reaches a
+ * later one, and its {@link TaskReplyMessage} carries it back). `announce: false` asks the
+ * worker not to send `started` (one message fewer per task) when the host has no use for it: a
+ * run, or a call on a thread whose leaf is known loaded.
  */
-export type WorkerTask<Port = unknown> = (
+export type WorkerTask = (
   | { readonly kind: 'probe' }
   | { readonly kind: 'effect'; readonly target: string | null }
   | { readonly kind: 'run'; readonly request: RunRequest }
@@ -78,14 +80,41 @@ export type WorkerTask<Port = unknown> = (
   | { readonly kind: 'warm' }
 ) & {
   readonly id: number;
-  /** The thread's control channel: on its first task only. */
-  readonly control?: Port;
-  /** The thread's sink channel: on its first task only. */
-  readonly sinks?: Port;
   readonly announce?: boolean;
   /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
   readonly marker?: string;
 };
+
+/**
+ * The one piscina task a thread is given: its control and sink channels, for its whole life.
+ * Every task after it travels on the control channel; piscina only starts and ends the thread.
+ */
+export interface ThreadOpen<Port = unknown> {
+  readonly kind: 'open';
+  readonly control: Port;
+  readonly sinks: Port;
+}
+
+/**
+ * Worker ⇒ host on the control channel: task `id`'s answer, after every report the task made
+ * (one channel keeps their order, so no barrier is needed). `reply` is raw: a
+ * {@link TaskReply} once the host validated it.
+ */
+export interface TaskReplyMessage {
+  readonly type: 'reply';
+  readonly id: number;
+  readonly reply: unknown;
+}
+
+/** True when `value` has the shape of a {@link TaskReplyMessage} (its `reply` is validated apart). */
+export function isTaskReplyMessage(value: unknown): value is TaskReplyMessage {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { type?: unknown }).type === 'reply' &&
+    Number.isSafeInteger((value as { id?: unknown }).id)
+  );
+}
 
 /**
  * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as
@@ -142,12 +171,12 @@ export interface ProbeReport {
   readonly toolRegistry?: unknown;
 }
 
-/** Host ⇒ worker on a task's control port. */
+/** Host ⇒ worker on the thread's control channel. */
 export type HostControlMessage =
+  /** Run this task; its answer comes back as a {@link TaskReplyMessage}. */
+  | { readonly type: 'task'; readonly task: WorkerTask }
   /** Abort the task's signal with this reason (the host signal's reason, encoded). */
-  | { readonly type: 'abort'; readonly task: number; readonly reason: WireAbortReason }
-  /** Answer to a `sync`: every control message the worker sent before it has been handled. */
-  | { readonly type: 'synced'; readonly id: number };
+  | { readonly type: 'abort'; readonly task: number; readonly reason: WireAbortReason };
 
 /** Worker ⇒ host on a task's control port (and, for `process-group` outside any task, on the thread's parent port). */
 export type WorkerControlMessage =
@@ -155,8 +184,6 @@ export type WorkerControlMessage =
   | { readonly type: 'started' }
   /** A process group was started in this thread; the host reaps it. */
   | { readonly type: 'process-group'; readonly pgid: number }
-  /** Barrier: the host answers `synced` once it has handled everything sent before. */
-  | { readonly type: 'sync'; readonly id: number }
   /** The thread is alive (sent every `heartbeatMs` while a task runs), with its memory. */
   | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
   /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
@@ -246,7 +273,6 @@ export const WorkerControlMessageSchema = v.variant('type', [
     type: v.literal('process-group'),
     pgid: v.pipe(v.number(), v.safeInteger(), v.minValue(2, "pgid 0 and 1 are never a run's group")),
   }),
-  v.object({ type: v.literal('sync'), id: v.pipe(v.number(), v.safeInteger()) }),
   v.object({
     type: v.literal('heartbeat'),
     memory: v.object({ heapUsed: Bytes, external: Bytes, arrayBuffers: Bytes }),

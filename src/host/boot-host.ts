@@ -8,6 +8,7 @@ import { resolveHostOptions } from './host-options.js';
 import { IsolatingHost, type BootedTag } from './isolating-host.js';
 import { workerEntryPath } from '../runtime/package-root.js';
 import { probeAll } from './probe-all.js';
+import { SpareBudget } from './threads/spare-demand.js';
 import { StartGate } from './threads/start-gate.js';
 import { TagWorkers } from './threads/tag-workers.js';
 import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';
@@ -51,8 +52,13 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
   };
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
-  // One admission queue for the whole host: every tag's thread starts (probes, runs, spares) pass it.
-  const admission = { gate: new StartGate(resolved.admission), loadTimeoutMs: resolved.loadTimeoutMs };
+  // One admission queue for the whole host: every tag's thread starts (probes, runs, spares) pass
+  // it; one spare budget: every tag's spares count against it.
+  const admission = {
+    gate: new StartGate(resolved.admission),
+    loadTimeoutMs: resolved.loadTimeoutMs,
+    spares: { budget: new SpareBudget(resolved.spares.max), idleMs: resolved.spares.idleMs },
+  };
   for (const [tag, entry] of discovery.registry) {
     const owned = packageOwnedEnv(discovery, entry.packageName);
     const env = workerBaseEnv(process.env, detailLimit, owned);

@@ -60,6 +60,13 @@ export const DEFAULT_BREAKER = Object.freeze({ crashes: 3, windowMs: 300_000, co
  */
 export const DEFAULT_QUEUE_TIMEOUT_MS = 60_000;
 
+/**
+ * Default warm spares: `max` spare threads host-wide (each holds an isolate and its leaf's
+ * modules, ~8–13 MB here), and `idleMs`, after which an unused tag's wanted spares halve
+ * (spare-demand.ts), down to none. 16 covers plurnk-service's default burst of 12 EXECs.
+ */
+export const DEFAULT_SPARES = Object.freeze({ max: 16, idleMs: 60_000 });
+
 /** Default of `admission.threadStarts`: threads starting at once host-wide, one per core (`os.availableParallelism()`). */
 export function defaultThreadStarts(cores = availableParallelism()): number {
   return Math.max(1, cores);

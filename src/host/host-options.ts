@@ -17,6 +17,7 @@ import {
   DEFAULT_PROBE_TIMEOUT_MS,
   DEFAULT_PROBLEM_BYTES,
   DEFAULT_QUEUE_TIMEOUT_MS,
+  DEFAULT_SPARES,
   DEFAULT_RECYCLE,
   DEFAULT_UNRESPONSIVE_MS,
   DEFAULT_VIOLATION_BYTES,
@@ -44,6 +45,7 @@ export interface ResolvedHostOptions {
   unresponsiveMs: number;
   breaker: BreakerOptions;
   admission: { threadStarts: number; threadStartsPerTag: number; queueTimeoutMs: number };
+  spares: { max: number; idleMs: number };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -56,7 +58,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission, spares } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -80,6 +82,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       threadStartsPerTag: admission?.threadStartsPerTag ?? defaultThreadStartsPerTag(),
       queueTimeoutMs: admission?.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS,
     },
+    spares: { ...DEFAULT_SPARES, ...spares },
     onProbe,
   };
 }

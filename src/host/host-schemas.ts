@@ -63,6 +63,7 @@ const hostOptionsSchema = strictKeys({
       queueTimeoutMs: v.optional(PositiveMs),
     }),
   ),
+  spares: v.optional(strictKeys({ max: v.optional(Count), idleMs: v.optional(PositiveMs) })),
   limits: v.optional(
     strictKeys({
       heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),

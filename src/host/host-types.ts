@@ -72,6 +72,12 @@ export interface HostOptions {
    * half of them per tag (rounded up), 60 000.
    */
   admission?: { threadStarts?: number; threadStartsPerTag?: number; queueTimeoutMs?: number };
+  /**
+   * Warm spares (docs/host.md "Load"): each tag keeps as many never-used threads as its runs
+   * lately needed at once, started off the EXEC's path, at most `max` host-wide; a tag's wanted
+   * spares halve for every `idleMs` without that demand, down to none. Defaults 16, 60 000.
+   */
+  spares?: { max?: number; idleMs?: number };
   /** What one thread and one run may use; every limit has a default (docs/faults.md). */
   limits?: {
     /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */

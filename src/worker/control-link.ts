@@ -1,10 +1,18 @@
-import { MessagePort, parentPort } from 'node:worker_threads';
+import { MessagePort, parentPort, threadId } from 'node:worker_threads';
 import { takeQueued } from '../runtime/port-queue.js';
-import { decodeAbortReason, type HostControlMessage, type WorkerControlMessage } from '../contracts/protocol.js';
+import {
+  decodeAbortReason,
+  type HostControlMessage,
+  type TaskReply,
+  type TaskReplyMessage,
+  type WorkerControlMessage,
+  type WorkerTask,
+} from '../contracts/protocol.js';
+import { serializeError } from '../contracts/serialized-error.js';
 import { startHeartbeat } from './heartbeat.js';
 import { onProcessGroup } from '../author/process-groups.js';
 
-/** The worker's end of one task's control port. */
+/** The worker's end of one task's use of the thread's control channel. */
 export interface ControlLink {
   /** Aborted with the host signal's reason when the host sends `abort`. */
   readonly signal: AbortSignal;
@@ -14,12 +22,8 @@ export interface ControlLink {
   send(message: WorkerControlMessage): void;
   /** Aborts `signal` from inside the worker (a probe's signal once the probe settled). */
   abortLocally(): void;
-  /**
-   * Stops the heartbeat and ends the task's use of the channel once the host has handled every report sent so far. The barrier costs a
-   * round trip, so it is skipped when nothing but heartbeats was sent, unless `barrier` asks for it (a
-   * probe, whose latency the host counts from `started`, needs `started` handled too).
-   */
-  close(barrier?: boolean): Promise<void>;
+  /** Stops the heartbeat and ends the task's use of the channel (its reply follows every report on it). */
+  close(): void;
 }
 
 // One task runs at a time in an executor thread, so one link is active at most. Reports made
@@ -27,7 +31,7 @@ export interface ControlLink {
 // such process groups when it retires this thread.
 let active: ControlLink | undefined;
 // Captured before any leaf loads: a leaf that wraps MessagePort.prototype.postMessage must not
-// be able to rewrite or drop a heartbeat, a violation or a process-group report.
+// be able to rewrite or drop a heartbeat, a violation, a process-group report or a task's reply.
 const postOn = Function.prototype.call.bind(MessagePort.prototype.postMessage) as (
   port: MessagePort,
   message: unknown,
@@ -40,26 +44,46 @@ export function reportToHost(message: WorkerControlMessage): void {
   else if (parentPort) postOn(parentPort, message);
 }
 
-/** Waiters of `sync` barriers, by id: ids are unique in the thread, whatever task sent them. */
-const waiting = new Map<number, () => void>();
-let nextSync = 1;
 /** The running task's id and its abort. */
 let running: { id: number; abort: (reason: unknown) => void } | undefined;
 /** Aborts that arrived before their task did (an already-aborted caller signal), by task id. */
 const early = new Map<number, unknown>();
-/** The control channel whose listener is installed (a thread gets one for its life). */
-let listening: MessagePort | undefined;
+/** Where the thread's tasks go, once its control channel was handed over (listenForTasks). */
+let onTask: ((task: WorkerTask) => void) | undefined;
 
 function receive(message: HostControlMessage): void {
-  if (message?.type === 'abort') {
+  if (message?.type === 'task') onTask?.(message.task);
+  else if (message?.type === 'abort') {
     const reason = decodeAbortReason(message.reason);
     if (running?.id === message.task) running.abort(reason);
     // Ids only grow: an abort for a later task is kept until it starts; one for an earlier task is late, and dropped.
     else if (running === undefined || message.task > running.id) early.set(message.task, reason);
-  } else if (message?.type === 'synced') {
-    const resolve = waiting.get(message.id);
-    waiting.delete(message.id);
-    resolve?.();
+  }
+}
+
+/**
+ * Listens on `port`, the thread's control channel for its life, and hands each task the host
+ * posts on it to `handle`, one after another in the order they came (the host posts the next
+ * only once the last was answered; a forged extra one waits its turn too).
+ */
+export function listenForTasks(port: MessagePort, handle: (task: WorkerTask) => Promise<void>): void {
+  let queue = Promise.resolve();
+  onTask = (task) => {
+    queue = queue.then(() => handle(task));
+  };
+  port.on('message', receive);
+}
+
+/**
+ * Sends task `id`'s answer on `port`, after every report the task made (one channel keeps
+ * their order). A value that cannot be cloned is answered as a failed reply instead.
+ */
+export function replyToHost(port: MessagePort, id: number, reply: TaskReply): void {
+  try {
+    postOn(port, { type: 'reply', id, reply } satisfies TaskReplyMessage);
+  } catch (error) {
+    const failed: TaskReply = { ok: false, stage: 'reply', error: serializeError(error), threadId };
+    postOn(port, { type: 'reply', id, reply: failed } satisfies TaskReplyMessage);
   }
 }
 
@@ -70,18 +94,8 @@ function receive(message: HostControlMessage): void {
  */
 export function openControlLink(port: MessagePort, heartbeatMs: number, id: number): ControlLink {
   const controller = new AbortController();
-  let reported = false;
   const post = (message: WorkerControlMessage) => postOn(port, message);
-  // Every report but a heartbeat must be handled before the task's reply: remember that one went out.
-  const send = (message: WorkerControlMessage) => {
-    if (message.type !== 'heartbeat') reported = true;
-    post(message);
-  };
   running = { id, abort: (reason) => controller.abort(reason) };
-  if (listening !== port) {
-    listening = port;
-    port.on('message', receive);
-  }
   // An abort the host sent before this task arrived is queued on the port or was kept: take it
   // now, so the leaf sees `signal.aborted` from its first line.
   takeQueued(port, (message) => receive(message as HostControlMessage));
@@ -93,19 +107,12 @@ export function openControlLink(port: MessagePort, heartbeatMs: number, id: numb
   const link: ControlLink = {
     signal: controller.signal,
     started: () => post({ type: 'started' }),
-    send,
+    send: post,
     abortLocally: () => controller.abort(new DOMException('the call settled', 'AbortError')),
-    async close(barrier = false) {
+    close() {
       stopHeartbeat();
       if (active === link) active = undefined;
       if (running?.id === id) running = undefined;
-      if (!barrier && !reported) return;
-      const sync = nextSync++;
-      // The host answers in order, so `synced` means every report before it was handled.
-      await new Promise<void>((resolve) => {
-        waiting.set(sync, resolve);
-        post({ type: 'sync', id: sync });
-      });
     },
   };
   active = link;

@@ -6,6 +6,7 @@ import {
   type ProbeReport,
   type RunRequest,
   type TaskReply,
+  type ThreadOpen,
   type WorkerBoot,
   type WorkerLimits,
   type WorkerTask,
@@ -14,7 +15,7 @@ import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from '../author/base-executor.js';
 import { captureConsole, type ConsoleCapture } from './console-capture.js';
-import { openControlLink, reportToHost, type ControlLink } from './control-link.js';
+import { listenForTasks, openControlLink, replyToHost, reportToHost, type ControlLink } from './control-link.js';
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
 import { loadExecutor } from './load-executor.js';
 import { capEmits, capWrites } from './output-cap.js';
@@ -27,12 +28,6 @@ import { newRunMarker } from '../runtime/run-marker.js';
 import { MAX_NESTING, nestsDeeperThan } from '../runtime/value-depth.js';
 import { watchWasmMemories } from './wasm-memories.js';
 
-/** The thread's long-lived channels to the host. */
-interface Channels {
-  readonly control: MessagePort;
-  readonly sinks: MessagePort;
-}
-
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
   readonly limits: WorkerLimits;
@@ -41,14 +36,16 @@ interface ThreadState {
 }
 
 /**
- * Builds the handler of one executor thread. The thread's guards (console capture, escape
- * handling, the env watch, the WebAssembly memory census, and thread-guards.ts: children,
- * signals, threads, process knobs, bindings) are installed before the leaf starts loading, so
- * they hold for its import too. The leaf starts loading at once (so a warm
- * spare is warm) and every task awaits it. The handler never throws: a leaf failure is
- * answered as `ok: false`, so a rejected task on the host always means the thread died.
+ * Builds the handler of one executor thread, which piscina calls once with the thread's
+ * channels ({@link ThreadOpen}); every task after that comes on the control channel and is
+ * answered there. The thread's guards (console capture, escape handling, the env watch, the
+ * WebAssembly memory census, and thread-guards.ts: children, signals, threads, process knobs,
+ * bindings) are installed before the leaf starts loading, so they hold for its import too. The
+ * leaf starts loading at once (so a warm spare is warm) and every task awaits it. A task never
+ * throws: a leaf failure is answered as `ok: false`, so a task left unanswered on the host
+ * always means the thread died.
  */
-export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePort>) => Promise<TaskReply> {
+export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePort>) => Promise<void> {
   const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
   const violate: Report = (kind, message) => reportToHost({ type: 'violation', kind, message });
   const own = installThreadGuards({
@@ -71,11 +68,7 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
   );
   watchWasmMemories();
   const loading = loadExecutor(boot);
-  // The thread's control and sink channels, sent with its first task and kept for its life.
-  let channels: Channels | undefined;
-  return async (task) => {
-    if (task.control !== undefined && task.sinks !== undefined) channels = { control: task.control, sinks: task.sinks };
-    if (channels === undefined) throw new Error('@plurnk/plurnk-execs: a task reached the thread before its channels');
+  const handle = async (task: WorkerTask, channels: ThreadOpen<MessagePort>): Promise<TaskReply> => {
     const control = openControlLink(channels.control, limits.heartbeatMs, task.id);
     const watch = escapes.begin();
     own.beginTask(task.marker);
@@ -89,20 +82,26 @@ export function createTaskHandler(boot: WorkerBoot): (task: WorkerTask<MessagePo
       } catch (error) {
         return escapeReply(watch) ?? { ok: false, stage: 'call', error: serializeError(error), threadId };
       }
-      return escapeReply(watch) ?? cloneable(value) ?? { ok: true, value, threadId };
+      return escapeReply(watch) ?? tooDeep(value) ?? { ok: true, value, threadId };
     } finally {
       watch.end();
       own.endTask();
       const printed = thread.console.take();
       if (printed) control.send({ type: 'console', ...printed });
-      // A probe's latency counts from `started`, so the host must have handled it before the reply.
-      await control.close(task.kind === 'probe');
+      control.close();
     }
+  };
+  // piscina's one task hands over the channels; every task after it comes on the control channel.
+  let opened = false;
+  return async (open) => {
+    if (opened) throw new Error('@plurnk/plurnk-execs: a thread is opened once');
+    opened = true;
+    listenForTasks(open.control, async (task) => replyToHost(open.control, task.id, await handle(task, open)));
   };
 }
 
 function perform(
-  task: WorkerTask<MessagePort>,
+  task: WorkerTask,
   executor: BaseExecutor,
   sinks: MessagePort,
   control: ControlLink,
@@ -206,18 +205,12 @@ function escapeReply(watch: TaskEscapes): TaskReply | undefined {
 }
 
 /**
- * An `ok: false` reply when `value` cannot cross the thread (a function, a class with private
- * state…) or nests deeper than the host's main thread can deserialize.
+ * An `ok: false` reply when `value` nests deeper than the host's main thread can deserialize.
+ * A value that cannot be cloned at all (a function, a class with private state…) fails the
+ * reply's own postMessage and is answered `ok: false` there (control-link.ts).
  */
-function cloneable(value: unknown): TaskReply | undefined {
-  if (nestsDeeperThan(value, MAX_NESTING)) {
-    const message = `the value nests more than ${MAX_NESTING} levels deep; the host's main thread cannot read it`;
-    return { ok: false, stage: 'reply', error: { name: 'RangeError', message }, threadId };
-  }
-  try {
-    structuredClone(value);
-    return undefined;
-  } catch (error) {
-    return { ok: false, stage: 'reply', error: serializeError(error), threadId };
-  }
+function tooDeep(value: unknown): TaskReply | undefined {
+  if (!nestsDeeperThan(value, MAX_NESTING)) return undefined;
+  const message = `the value nests more than ${MAX_NESTING} levels deep; the host's main thread cannot read it`;
+  return { ok: false, stage: 'reply', error: { name: 'RangeError', message }, threadId };
 }

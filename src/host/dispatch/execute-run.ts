@@ -68,11 +68,14 @@ type Settled =
  */
 export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
+  // On a thread whose leaf is loaded the run starts at once: no `started` (one message fewer per EXEC).
+  const announce = !handle.loaded;
   const guard = guardRun({
     limits: context.limits,
     stream,
     memory: context.memory,
     interrupt: () => watch.interrupt(),
+    started: !announce,
   });
   const marker = newRunMarker();
   const control = openControlPort(
@@ -98,9 +101,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     abort: (reason) => control.abort(reason),
   });
   try {
-    // The run guard needs `started`: silence is measured from the moment run() began, and
-    // before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, id: control.task, marker });
+    // Silence is measured from the moment run() began (`started`, or the post on a loaded
+    // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
+    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce });
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),

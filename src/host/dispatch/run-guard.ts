@@ -57,6 +57,8 @@ export function guardRun(options: {
   stream: RunStream;
   memory: HostMemoryWatch;
   interrupt: () => void;
+  /** The run starts as it is posted (its thread's leaf is loaded, so the thread sends no `started`). */
+  started?: boolean;
 }): RunGuard {
   const { limits, stream, memory, interrupt } = options;
   let first: RunFault | undefined;
@@ -98,6 +100,7 @@ export function guardRun(options: {
     checkEveryMs: limits.heartbeatMs,
     onSilent: (detail) => kill({ code: 'executor-unresponsive', reason: 'unresponsive', detail }),
   });
+  if (options.started === true) heartbeat.started();
   const unwatch = memory.add({
     footprint: () => footprint,
     silentFor: () => heartbeat.silentFor(),

@@ -46,9 +46,9 @@ let lastTask = 0;
 /**
  * Opens a task's control channel: `channel` is its thread's long-lived one (a new channel of
  * its own when absent). Process-group reports are claimed as they arrive (a forged one is
- * refused: group-claims.ts), and a `sync` is answered in order, so once the worker's barrier
- * returns every report before it is in `groups`. Every valid message — heartbeats, output and
- * console reports, violations — is also handed to `listener`, before a `sync` is answered.
+ * refused: group-claims.ts); the task's reply comes after all of them on the same channel, so
+ * once it is read every report is in `groups`. Every valid message — heartbeats, output and
+ * console reports, violations — is also handed to `listener`.
  * Anything else a thread posts is ignored, and nothing thrown while handling a message
  * escapes: it goes to `onThrow`. `reports` is the task's marker (its own claims) or whose
  * claims the reports go to.
@@ -72,11 +72,7 @@ export function openControlPort(
       const why = claims.claim(message.pgid);
       if (typeof why === 'string') onRefused?.(message.pgid, why);
     }
-    try {
-      listener?.(message);
-    } finally {
-      if (message.type === 'sync') send({ type: 'synced', id: message.id });
-    }
+    listener?.(message);
   };
   // A report the host cannot deserialize (nested too deep for its stack) is no report; say so rather than drop it silently.
   const unbind = port.bind({ receive, undeliverable: (error) => onThrow?.(error), onThrow });

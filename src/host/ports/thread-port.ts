@@ -27,13 +27,20 @@ export class ThreadPort {
   private readonly bound: PortReceiver[] = [];
   private isClosed = false;
 
-  constructor(private readonly idle: PortReceiver = { receive: () => {} }) {
+  /**
+   * `idle` hears while nothing is bound; `intercept` sees every message first and keeps those it
+   * returns true for (a task's reply on the control channel goes to its poster, not to a binding).
+   */
+  constructor(
+    private readonly idle: PortReceiver = { receive: () => {} },
+    private readonly intercept: (message: unknown) => boolean = () => false,
+  ) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.workerPort = port2;
     port1.on(
       'message',
-      guardListener((message: unknown) => this.current().receive(message)),
+      guardListener((message: unknown) => this.deliver(message)),
     );
     port1.on(
       'messageerror',
@@ -66,7 +73,14 @@ export class ThreadPort {
 
   /** Hands every message already queued to the current binding, now (a thread that died posted them before it went). */
   drain(): void {
-    for (let queued = this.next(); queued !== undefined; queued = this.next()) this.current().receive(queued.message);
+    for (let queued = this.next(); queued !== undefined; queued = this.next()) this.deliver(queued.message);
+  }
+
+  /** Keeps the process alive while `held` (a task in flight is waited for); an idle channel does not. */
+  hold(held: boolean): void {
+    if (this.isClosed) return;
+    if (held) this.port.ref();
+    else this.port.unref();
   }
 
   post(message: unknown): void {
@@ -77,6 +91,10 @@ export class ThreadPort {
   close(): void {
     this.isClosed = true;
     this.port.close();
+  }
+
+  private deliver(message: unknown): void {
+    if (!this.intercept(message)) this.current().receive(message);
   }
 
   private current(): PortReceiver {

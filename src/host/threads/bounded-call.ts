@@ -1,4 +1,3 @@
-import type { MessagePort } from 'node:worker_threads';
 import { isLoadStage, type TaskReply, type WorkerTask } from '../../contracts/protocol.js';
 import { describeError } from '../../contracts/serialized-error.js';
 import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
@@ -15,7 +14,7 @@ export { isOutOfMemory } from './out-of-memory.js';
 /** One short call into a leaf (probe or effect): what to post and how long each stage may take. */
 export interface ThreadCall {
   /** The task to post as `id` on its thread's control channel, carrying `marker`; `announce` asks the thread to say when the call starts. */
-  readonly task: (id: number, marker: string, announce: boolean) => WorkerTask<MessagePort>;
+  readonly task: (id: number, marker: string, announce: boolean) => WorkerTask;
   /** How the call is named in texts: `probe`, `effect()`. */
   readonly name: string;
   /** Bound on the call from the moment it starts in the thread. */

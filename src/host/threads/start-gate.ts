@@ -1,5 +1,6 @@
 import { onAbort } from '../../runtime/abort-fanout.js';
-import { DEFAULT_LOAD_TIMEOUT_MS } from '../defaults.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_SPARES } from '../defaults.js';
+import { SpareBudget } from './spare-demand.js';
 
 /** How many threads may be starting at once, host-wide and per tag. */
 export interface StartLimits {
@@ -144,15 +145,18 @@ export class StartGate {
   }
 }
 
-/** The host's admission queue as every tag's threads use it, and how long a start may hold its slot. */
+/** The host's admission queue and spare budget as every tag's threads use them, and how long a start may hold its slot. */
 export interface StartAdmission {
   readonly gate: StartGate;
   /** A start gives its slot back when the thread answered its first (warm-up) task, or after this long. */
   readonly loadTimeoutMs: number;
+  /** The host-wide budget of spare threads, and how fast an unused tag's spares go (spare-demand.ts). */
+  readonly spares: { readonly budget: SpareBudget; readonly idleMs: number };
 }
 
-/** For a TagWorkers built alone (tests, benchmarks): starts are not bounded. */
+/** For a TagWorkers built alone (tests, benchmarks): neither starts nor spares are bounded; spares decay as a host's do by default. */
 export const UNBOUNDED_STARTS: StartAdmission = {
   gate: new StartGate({ threadStarts: Infinity, threadStartsPerTag: Infinity }),
   loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
+  spares: { budget: new SpareBudget(Infinity), idleMs: DEFAULT_SPARES.idleMs },
 };

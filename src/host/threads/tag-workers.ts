@@ -5,10 +5,11 @@ import {
   IDLE_BUSY_STRIKES,
   IDLE_SAMPLE_MS,
   judgeIdleLoad,
-  needsSpare,
   pickThread,
   shouldRetire,
+  sparesTarget,
 } from './thread-policy.js';
+import { SpareDemand } from './spare-demand.js';
 import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
@@ -31,16 +32,21 @@ interface ThreadEntry {
 /**
  * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
  * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
- * sees an earlier run's `this` or module state. One never-used thread is kept warm as a
- * spare so the next run does not wait ~60–100 ms for a thread to start. The spare a run took
- * is replaced when that run's thread is given back, not while it runs: on a 2-core machine a
- * thread starting beside a run slowed that run ~2× (the recycle benchmark). Retiring and
- * replacing happen a turn after the release, off the path of the EXEC that gave it back.
+ * sees an earlier run's `this` or module state. Never-used threads are kept warm as spares so
+ * the next runs do not wait ~60–200 ms each for a thread to start: as many as the tag's runs
+ * lately needed (spare-demand.ts), within the host's spare budget, none once the tag went
+ * unused long enough. Spares a run took are replaced when that run's thread is given back, not
+ * while it runs: on a 2-core machine a thread starting beside a run slowed that run ~2× (the
+ * recycle benchmark). Retiring and replacing happen a turn after the release, off the path of
+ * the EXEC that gave it back; spares start side by side, as start slots allow.
  */
 export class TagWorkers {
   /** Every live thread of the tag, idle ones in the order they were given back (the policy reads that order). */
   private readonly threads = new Map<WorkerHandle, ThreadEntry>();
   private readonly retiring = new Set<Promise<void>>();
+  /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
+  private readonly budgeted = new Set<WorkerHandle>();
+  private readonly demand: SpareDemand;
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -50,6 +56,7 @@ export class TagWorkers {
     private readonly graceMs: number,
     private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
+    this.demand = new SpareDemand(admission.spares.idleMs);
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
 
@@ -63,6 +70,17 @@ export class TagWorkers {
    */
   async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
     this.assertOpen();
+    if (purpose === 'call') return this.obtain(purpose, wait);
+    this.demand.runStarted();
+    try {
+      return await this.obtain(purpose, wait);
+    } catch (error) {
+      this.demand.runEnded();
+      throw error;
+    }
+  }
+
+  private async obtain(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
     const ready = this.takeIdle(purpose);
     if (ready !== undefined) return ready;
     const release = await this.admission.gate.enter(this.spec.boot.tag, wait);
@@ -88,6 +106,7 @@ export class TagWorkers {
    */
   release(handle: WorkerHandle, outcome: { ranRun: boolean; poisoned: boolean }): Promise<void> {
     const entry = this.threads.get(handle);
+    if (entry?.lentToRun === true) this.demand.runEnded();
     // Taken out and put back last: the idle order is the order threads were given back.
     this.threads.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
@@ -103,7 +122,7 @@ export class TagWorkers {
     // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
     // is resolving now; the retirement is tracked from here, so close() still waits for it.
     const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-      if (wantsSpare) this.keepSpare();
+      if (wantsSpare) this.topUpSpares();
     });
     return retire ? this.retire(handle, later, outcome.poisoned) : later;
   }
@@ -132,11 +151,16 @@ export class TagWorkers {
     this.pruneDead();
     const idle = this.idle();
     const index = pickThread(idle);
-    return index === -1 ? undefined : this.lend(idle[index]!, purpose);
+    if (index === -1) return undefined;
+    const handle = idle[index]!;
+    // A run that has to wait for its spare to finish starting wanted one more spare.
+    if (purpose === 'run' && handle.runs === 0 && handle.state === 'starting') this.demand.late();
+    return this.lend(handle, purpose);
   }
 
   /** Marks `handle` lent out for `purpose`. */
   private lend(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
+    this.unbudget(handle);
     handle.markBusy();
     this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
     return handle;
@@ -160,6 +184,9 @@ export class TagWorkers {
     void handle.warmUp(warmUps).finally(() => {
       clearTimeout(bound);
       release();
+      // A spare's slot is free: more spares may start now, side by side with the others (a
+      // thread started for a run is followed by its spares when the run gives it back).
+      if (this.budgeted.has(handle)) this.topUpSpares();
     });
     return handle;
   }
@@ -193,6 +220,7 @@ export class TagWorkers {
    * No replacement is started here (it would do the same): the next run starts one.
    */
   private watchIdle(): void {
+    this.shrinkSpares();
     for (const handle of this.idle()) {
       const load = handle.sampleIdleLoad();
       const entry = this.threads.get(handle);
@@ -209,13 +237,41 @@ export class TagWorkers {
     }
   }
 
-  /** Starts a spare when none is idle and a start slot is free now: a spare never waits in the queue ahead of a task. */
-  private keepSpare(): void {
-    if (this.closed || !needsSpare(this.idle())) return;
-    const release = this.admission.gate.tryEnter(this.spec.boot.tag);
-    if (release === undefined) return;
-    const spare = this.start(release);
-    this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+  /**
+   * Starts spares until the tag has as many as its demand wants (thread-policy.ts), each while a
+   * start slot is free now and the host's spare budget allows: a spare never waits in the queue
+   * ahead of a task. Called when a run's thread is given back and when a start finishes.
+   */
+  private topUpSpares(): void {
+    if (this.closed) return;
+    const idle = this.idle();
+    const spares = idle.filter((handle) => handle.runs === 0).length;
+    for (let missing = sparesTarget(idle, this.demand.wanted()) - spares; missing > 0; missing--) {
+      if (!this.admission.spares.budget.tryTake()) return;
+      const release = this.admission.gate.tryEnter(this.spec.boot.tag);
+      if (release === undefined) {
+        this.admission.spares.budget.give();
+        return;
+      }
+      const spare = this.start(release);
+      this.budgeted.add(spare);
+      this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+    }
+  }
+
+  /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
+  private shrinkSpares(): void {
+    const idle = this.idle();
+    const spares = idle.filter((handle) => handle.runs === 0);
+    const excess = spares.length - sparesTarget(idle, this.demand.wanted());
+    for (const handle of spares.slice(0, Math.max(0, excess))) {
+      this.threads.delete(handle);
+      void this.retire(handle);
+    }
+  }
+
+  private unbudget(handle: WorkerHandle): void {
+    if (this.budgeted.delete(handle)) this.admission.spares.budget.give();
   }
 
   /**
@@ -226,6 +282,7 @@ export class TagWorkers {
    * plus the SIGKILL settle time, so close() always settles.
    */
   private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
+    this.unbudget(handle);
     const done = (async () => {
       await after;
       try {

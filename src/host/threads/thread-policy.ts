@@ -45,9 +45,16 @@ export function usedUp(runs: number, recycle: RecyclePolicy): boolean {
   return runs >= recycle.afterRuns;
 }
 
-/** True when no idle thread is a never-used spare, so one should be started. */
-export function needsSpare(idle: readonly ThreadFacts[]): boolean {
-  return !idle.some((thread) => thread.runs === 0);
+/**
+ * How many never-used spares a tag keeps, for `wanted` runs at once (its demand): enough that
+ * each finds a warm thread, used idle threads counting where the policy lets them run again,
+ * and one at least while any run is wanted (a second run in flight finds it warm). None when
+ * nothing is wanted: a tag nobody uses holds no spare.
+ */
+export function sparesTarget(idle: readonly ThreadFacts[], wanted: number): number {
+  if (wanted <= 0) return 0;
+  const reusable = idle.filter((thread) => thread.runs > 0).length;
+  return Math.max(1, wanted - reusable);
 }
 
 /** How often idle threads' event loops are sampled. */

@@ -1,26 +1,26 @@
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import * as v from 'valibot';
 import {
-  isLoadStage,
   isWorkerControlMessage,
-  TaskReplySchema,
   type TaskReply,
+  type ThreadOpen,
   type WorkerBoot,
   type WorkerTask,
 } from '../../contracts/protocol.js';
-import { describeIssue } from '../../contracts/result.js';
 import { openControlPort, type ControlPort } from '../ports/control-port.js';
 import { openGroupClaims } from '../ports/group-claims.js';
-import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { clipText } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import { ThreadPort } from '../ports/thread-port.js';
+import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { isOutOfMemory } from './out-of-memory.js';
+import { TaskChannel } from './task-channel.js';
+
+export { MalformedReplyError } from './task-channel.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -57,9 +57,7 @@ export class WorkerHandle {
   readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
-  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
-  loaded = false;
-  private readonly pool: Piscina<WorkerTask<MessagePort>, unknown>;
+  private readonly pool: Piscina<ThreadOpen<MessagePort>, void>;
   private readonly thread: Worker;
   /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
   private idleBaseline: EventLoopUtilization | undefined;
@@ -72,18 +70,15 @@ export class WorkerHandle {
   private death: string | undefined;
   /** The termination in progress, once asked for (terminate() is idempotent). */
   private terminated: Promise<void> | undefined;
-  /** The thread's control channel, for the whole life of the thread; between tasks only group reports are heard. */
-  readonly control = new ThreadPort({
-    receive: (message) => {
-      if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.claim(message.pgid);
+  /** Tasks and their replies, over the thread's control channel; between tasks only group reports are heard there. */
+  private readonly tasks = new TaskChannel(
+    {
+      receive: (message) => {
+        if (isWorkerControlMessage(message) && message.type === 'process-group') this.strayGroups.claim(message.pgid);
+      },
     },
-  });
-  /** The thread's sink channel; between runs whatever arrives is dropped. */
-  readonly sinks = new ThreadPort();
-  /** False until the channels went out with a task. */
-  private channelsSent = false;
-  /** The task in flight: a task is posted only once the one before settled (see post). */
-  private inFlight: Promise<unknown> | undefined;
+    (reason) => void this.terminate(reason),
+  );
 
   constructor(spec: WorkerSpec) {
     this.pool = new Piscina({
@@ -103,10 +98,12 @@ export class WorkerHandle {
     if (thread === undefined) throw new Error('piscina did not start a thread');
     this.threadId = thread.threadId;
     this.thread = thread as unknown as Worker;
-    const crashed = (reason: string) => {
+    const crashed = (reason: string, error?: unknown) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
       this.phase = 'retiring';
+      // The task in flight fails now, with what the thread posted before it went taken first.
+      this.tasks.fail(this.death, error);
       spec.onCrash?.(this.death);
       // piscina starts a replacement thread in its own exit handler; this handle never reuses it.
       void this.terminate();
@@ -115,7 +112,7 @@ export class WorkerHandle {
     // No listener may throw: a throw here would reach the host process's last-resort handler.
     thread.once(
       'error',
-      guardListener((error: unknown) => crashed(describeThreadError(error))),
+      guardListener((error: unknown) => crashed(describeThreadError(error), error)),
     );
     thread.once(
       'exit',
@@ -124,7 +121,7 @@ export class WorkerHandle {
     // Without a listener, piscina's 'error' event (a thread error outside any task) would crash the host.
     this.pool.on(
       'error',
-      guardListener((error: unknown) => crashed(describeThreadError(error))),
+      guardListener((error: unknown) => crashed(describeThreadError(error), error)),
     );
     this.pool.on(
       'message',
@@ -137,6 +134,27 @@ export class WorkerHandle {
           );
       }),
     );
+    // piscina's one task: the thread's channels, for its life. Its end (or its loss with the thread) tells nothing.
+    const { control, sinks } = this.tasks;
+    const transferList = [control.workerPort, sinks.workerPort];
+    void this.pool
+      .run({ kind: 'open', control: control.workerPort, sinks: sinks.workerPort }, { transferList })
+      .catch(() => {});
+  }
+
+  /** The thread's control channel, for the whole life of the thread. */
+  get control(): ThreadPort {
+    return this.tasks.control;
+  }
+
+  /** The thread's sink channel; between runs whatever arrives is dropped. */
+  get sinks(): ThreadPort {
+    return this.tasks.sinks;
+  }
+
+  /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
+  get loaded(): boolean {
+    return this.tasks.loaded;
   }
 
   /** Where the thread is in its life. */
@@ -155,53 +173,14 @@ export class WorkerHandle {
   }
 
   /**
-   * Posts one task. Rejects only when the thread dies or is terminated before it answers, or
-   * answers something that is no {@link TaskReply}: a leaf can forge the reply on the port it
-   * goes out on, so a malformed one poisons the thread (it is terminated) and rejects with a
-   * {@link MalformedReplyError}. The thread's channels go out with its first task. A task
-   * posted while another is in flight (a spare taken while it warms up) waits until that one
-   * settled and its caller had a turn to unbind, so every message on the channels belongs to
-   * the oldest open binding.
+   * Posts one task on the thread's control channel ({@link TaskChannel.post}). Rejects only when
+   * the thread dies or is terminated before it answers, or answers something that is no reply
+   * to it: a malformed one poisons the thread (it is terminated) and rejects with a
+   * {@link MalformedReplyError}.
    */
-  post(task: WorkerTask<MessagePort>): Promise<TaskReply> {
+  post(task: WorkerTask): Promise<TaskReply> {
     if (!this.alive) return Promise.reject(new Error(this.death));
-    const before = this.inFlight;
-    const posted =
-      before === undefined ? this.send(task) : before.then(afterATurn, afterATurn).then(() => this.send(task));
-    const settled = posted.then(
-      () => {},
-      () => {},
-    );
-    this.inFlight = settled;
-    void settled.then(() => {
-      if (this.inFlight === settled) this.inFlight = undefined;
-    });
-    return posted;
-  }
-
-  private send(task: WorkerTask<MessagePort>): Promise<TaskReply> {
-    if (!this.alive) return Promise.reject(new Error(this.death));
-    let run: Promise<unknown>;
-    if (this.channelsSent) run = this.pool.run(task);
-    else {
-      this.channelsSent = true;
-      const { workerPort: control } = this.control;
-      const { workerPort: sinks } = this.sinks;
-      run = this.pool.run({ ...task, control, sinks }, { transferList: [control, sinks] });
-    }
-    return run.then((raw: unknown) => {
-      const parsed = v.safeParse(TaskReplySchema, raw);
-      if (!parsed.success) {
-        const error = new MalformedReplyError(
-          `the worker thread answered a malformed task reply (${clipText(parsed.issues.map(describeIssue).join('; '), 512)}): ${describeLeafValue(raw)}; a leaf forged it or broke the protocol, and the thread was retired`,
-        );
-        void this.terminate(error.message);
-        throw error;
-      }
-      const reply = parsed.output as TaskReply;
-      if (reply.ok || !isLoadStage(reply.stage)) this.loaded = true;
-      return reply;
-    });
+    return this.tasks.post(task);
   }
 
   /**
@@ -244,6 +223,8 @@ export class WorkerHandle {
   terminate(reason = 'the host retired the worker thread'): Promise<void> {
     this.death ??= reason;
     if (this.phase !== 'dead') this.phase = 'retiring';
+    // The task still waiting fails now: a thread blocked in the kernel may take long to end.
+    this.tasks.fail(this.death);
     this.terminated ??= this.pool.destroy().finally(() => {
       this.phase = 'dead';
       // What the thread posted before it went goes to the task still bound (a run keeps its last
@@ -329,14 +310,4 @@ export class WorkerHandle {
 function describeThreadError(error: unknown): string {
   if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
   return `the worker thread failed: ${describeThrow(error)}`;
-}
-
-/** Resolves a macrotask later: the settled task's caller has unbound its channels by then. */
-function afterATurn(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** A thread answered a task with something that is no task reply: the thread is retired. */
-export class MalformedReplyError extends Error {
-  override name = 'MalformedReplyError';
 }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TagWorkers } from '../../../src/host/threads/tag-workers.js';
+import { SpareBudget } from '../../../src/host/threads/spare-demand.js';
+import { StartGate, UNBOUNDED_STARTS, type StartAdmission } from '../../../src/host/threads/start-gate.js';
 import type { RecyclePolicy } from '../../../src/host/host-types.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
@@ -13,7 +15,26 @@ const spec = {
 // spare, and retirement.
 describe('TagWorkers', () => {
   let workers: TagWorkers | undefined;
-  const open = (recycle: RecyclePolicy) => (workers = new TagWorkers(spec, recycle, 200));
+  const open = (recycle: RecyclePolicy, admission?: StartAdmission) =>
+    (workers = new TagWorkers(spec, recycle, 200, admission));
+  /** Admission with unbounded starts, and spares held to `max` and decaying every `idleMs`. */
+  const spares = (max: number, idleMs = 60_000): StartAdmission => ({
+    ...UNBOUNDED_STARTS,
+    gate: new StartGate({ threadStarts: Infinity, threadStartsPerTag: Infinity }),
+    spares: { budget: new SpareBudget(max), idleMs },
+  });
+  /** Runs `n` runs at once in threads of `tag` and gives their threads back; returns their thread ids. */
+  const burst = async (tag: TagWorkers, n: number) => {
+    const handles = await Promise.all(Array.from({ length: n }, () => tag.acquire('run')));
+    await Promise.all(handles.map((handle) => tag.release(handle, { ranRun: true, poisoned: false })));
+    return handles.map((handle) => handle.threadId);
+  };
+  /** Waits until `tag` has exactly `n` idle threads, all done warming up. */
+  const warmSpares = async (tag: TagWorkers, n: number) => {
+    await expect.poll(() => tag.snapshot().available.length, { timeout: 20_000 }).toBe(n);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(tag.snapshot().available).toHaveLength(n);
+  };
   afterEach(async () => {
     await workers?.close();
   });
@@ -32,6 +53,32 @@ describe('TagWorkers', () => {
     expect(second.threadId).toBe(spare);
     await tag.release(second, { ranRun: true, poisoned: false });
     expect(tag.snapshot().spare).not.toBe(spare);
+  });
+
+  it('keeps as many warm spares as runs were in flight at once, so the next burst starts no thread', async () => {
+    const tag = open('each-run', spares(16));
+    const first = await burst(tag, 4);
+    await warmSpares(tag, 4);
+    const ready = tag.snapshot().available;
+    expect(ready.some((id) => first.includes(id))).toBe(false);
+    // Every run of the next burst takes a spare that was already warm: no thread is started for it.
+    expect((await burst(tag, 4)).sort()).toEqual([...ready].sort());
+  });
+
+  it("holds no more spares than the host's spare budget", async () => {
+    const tag = open('each-run', spares(2));
+    await burst(tag, 4);
+    await warmSpares(tag, 2);
+  });
+
+  it('lets the spares of a tag nobody uses go, halving every idleMs down to none', async () => {
+    const tag = open('each-run', spares(16, 400));
+    await burst(tag, 3);
+    // Three wanted, then one, then none: the idle watch retires what is no longer wanted.
+    await expect.poll(() => tag.snapshot().available.length, { timeout: 20_000 }).toBe(0);
+    // A run after that starts its own thread, and wants a spare again.
+    await burst(tag, 1);
+    await expect.poll(() => tag.snapshot().available.length, { timeout: 20_000 }).toBe(1);
   });
 
   it('starts a spare when a run gives back a thread that was retired before it ran', async () => {

@@ -84,16 +84,20 @@ describe('the zoo: the thread boundary', () => {
     ]);
   });
 
-  it('validates the task reply: a forged one fails the run 500, retires its thread and reaps its child', async () => {
+  it("keeps task replies out of a leaf's reach: forged ones are refused, the run keeps its own result and its child is reaped", async () => {
     const out = await expectContained(host, {
       runtime: 'forges-task-reply',
-      problem: 'exec/executor-invalid-result',
-      status: 500,
+      status: 200,
       kept: 'before the fault',
       // A thread that served a run never serves another: the next run is its thread's first.
       next: { body: 'ok' },
     });
-    expect(out.result.problem?.detail).toMatch(/^the worker thread answered a malformed task reply \(/);
+    // The real reply went out on a port the leaf never saw, through a postMessage it could not
+    // wrap; the replies it forged on the port it could reach (its sink port) were dropped there.
+    expect(out.result).toEqual({ status: 200 });
+    const forged = out.violations.filter((v) => v.kind === 'malformed-sink-call');
+    expect(forged.map((v) => /"type":"reply","id":(\d)/.exec(v.detail)?.[1])).toEqual(['1', '2', '3']);
+    expect(out.violations).toEqual(forged);
     expect(out.containment?.reapedProcesses).toBe(1);
   });
 

@@ -81,8 +81,9 @@ describe('isWorkerControlMessage', () => {
     [{ type: 'process-group', pgid: 1234 }, true],
     [{ type: 'process-group', pgid: 1 }, false],
     [{ type: 'process-group', pgid: -5 }, false],
-    [{ type: 'sync', id: 3 }, true],
-    [{ type: 'sync' }, false],
+    // Replies travel apart (isTaskReplyMessage); the old barrier is no report.
+    [{ type: 'reply', id: 3, reply: { ok: true, value: 1, threadId: 1 } }, false],
+    [{ type: 'sync', id: 3 }, false],
     [{ type: 'heartbeat', memory: { heapUsed: 1, external: 2, arrayBuffers: 0 } }, true],
     [{ type: 'heartbeat', memory: { heapUsed: 1, external: -2, arrayBuffers: 0 } }, false],
     [{ type: 'heartbeat' }, false],

@@ -47,6 +47,7 @@ describe('host defaults', () => {
         threadStartsPerTag: Math.ceil(availableParallelism() / 2),
         queueTimeoutMs: 60_000,
       },
+      spares: { max: 16, idleMs: 60_000 },
       onProbe: undefined,
     });
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);
@@ -94,6 +95,14 @@ describe('host defaults', () => {
     expect(row('docs/faults.md', 'limits.rssMb')).toBe(
       "80% of the machine's memory, or of the cgroup limit when lower",
     );
+  });
+
+  it("keeps 16 spares host-wide, halving an unused tag's every minute, and says so in docs/host.md", () => {
+    // Spares are the host's own business, not a limit a leaf runs into: docs/host.md only.
+    expect(row('docs/host.md', 'spares.max')).toBe('16');
+    expect(row('docs/host.md', 'spares.idleMs')).toBe('60 000');
+    expect(() => resolveHostOptions({ spares: { max: -1 } })).toThrow(/invalid host options: .*spares/);
+    expect(() => resolveHostOptions({ spares: { idle: 1 } } as never)).toThrow(/invalid host options: .*spares/);
   });
 
   it('starts one thread per core at once, half of them per tag, never none, and says so in both tables', () => {

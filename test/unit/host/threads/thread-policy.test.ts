@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecyclePolicy } from '../../../../src/host/host-types.js';
-import { judgeIdleLoad, needsSpare, pickThread, shouldRetire } from '../../../../src/host/threads/thread-policy.js';
+import { judgeIdleLoad, pickThread, shouldRetire, sparesTarget } from '../../../../src/host/threads/thread-policy.js';
 
 const idle = (...runs: number[]) => runs.map((n) => ({ runs: n }));
 
@@ -33,13 +33,14 @@ describe('shouldRetire', () => {
   });
 });
 
-describe('needsSpare', () => {
+describe('sparesTarget', () => {
   it.each([
-    [idle(), true],
-    [idle(1, 2), true],
-    [idle(1, 0), false],
-  ])('idle runs %j: %s', (threads, wanted) => {
-    expect(needsSpare(threads)).toBe(wanted);
+    ['nothing wanted: no spare', idle(0, 0), 0, 0],
+    ["'each-run', 12 wanted: 12 spares", idle(), 12, 12],
+    ['used threads that may run again count', idle(3, 1), 4, 2],
+    ['one spare at least while a run is wanted', idle(5, 2, 1), 1, 1],
+  ])('%s', (_name, threads, wanted, target) => {
+    expect(sparesTarget(threads, wanted)).toBe(target);
   });
 });
 

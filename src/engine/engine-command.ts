@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { packageRoot } from '../runtime/package-root.js';
 
 /** How the engine process is started, and which containment that asks for. */
@@ -47,11 +47,14 @@ export function detectPidNamespace(): string[] | null {
 export function permissionFlags(fsWrite: readonly string[], addons = false): string[] {
   const major = Number(process.versions.node.split('.')[0]);
   const model = major >= 22 ? '--permission' : '--experimental-permission';
-  // One flag per directory: Node 20 reads a comma-separated list as one path.
+  // One flag per directory: Node 20 reads a comma-separated list as one path. Each directory
+  // once: Node 20 crashes (SIGSEGV in its permission tree) on a directory given twice, as the
+  // default list does when the host's cwd is the temp directory.
+  const dirs = [...new Set(fsWrite.map((dir) => resolve(dir)))];
   return [
     model,
     '--allow-fs-read=*',
-    ...fsWrite.map((dir) => `--allow-fs-write=${dir}`),
+    ...dirs.map((dir) => `--allow-fs-write=${dir}`),
     '--allow-worker',
     '--allow-child-process',
     // The engine's channel to the service is a socket on fd 3, and Node ≥ 25 puts sockets under

@@ -4,11 +4,13 @@ import { decodeAbortReason } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { bootHost } from '../host/boot-host.js';
 import type { EmbeddingSinks, Host } from '../host/host-types.js';
+import { liveOwners } from '../host/ports/live-claims.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import type { EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
 import { sweepNamespace } from './namespace-sweep.js';
 import { stripForwardedText } from './forwarded-text.js';
+import { trackStateChanges } from './state-changes.js';
 
 // The engine process: the thread host, booted here instead of in the embedding service. It
 // speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
@@ -30,6 +32,8 @@ let host: Host | undefined;
 const runs = new Map<number, { controller: AbortController }>();
 const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextAsk = 0;
+/** The engine's state when it differs from what the service last heard (state-changes.ts). */
+const changedState = trackStateChanges();
 
 async function onMessage(message: ServiceMessage): Promise<void> {
   switch (message.t) {
@@ -64,7 +68,7 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
       ...message.options,
       onProbe: (tag, availability) => channel.send({ t: 'probe', tag, availability }),
     });
-    channel.send({ t: 'booted', state: engineState(host) });
+    channel.send({ t: 'booted', state: changedState(engineState(host)) ?? engineState(host) });
   } catch (error) {
     channel.send({ t: 'boot-failed', error: wireError(error) });
   }
@@ -90,7 +94,10 @@ async function exec(id: number, request: WireExecRequest): Promise<void> {
   try {
     if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
     const { outcome, lengths } = stripForwardedText(await host.exec({ ...fields, signal: controller.signal, sinks }));
-    channel.send({ t: 'outcome', id, outcome, lengths, state: engineState(host) });
+    const state = changedState(engineState(host));
+    channel.send(
+      state === undefined ? { t: 'outcome', id, outcome, lengths } : { t: 'outcome', id, outcome, lengths, state },
+    );
   } catch (error) {
     channel.send({ t: 'exec-error', id, error: wireError(error) });
   } finally {
@@ -120,9 +127,12 @@ function ask(id: number, name: 'interact' | 'entry', args: unknown[]): Promise<u
   });
 }
 
-/** With no run in flight, nothing in the namespace belongs to a live run: a leftover daemon dies here. */
+/**
+ * At each run's end (and the boot's), whatever in the namespace belongs to no live run, call or
+ * thread dies — a leftover daemon of this run or an earlier one — while other runs go on.
+ */
 function sweep(): void {
-  if (runs.size === 0) sweepNamespace();
+  sweepNamespace(liveOwners);
 }
 
 function engineState(booted: Host): EngineState {

@@ -70,7 +70,8 @@ export const EngineMessageSchema = v.variant('t', [
     outcome: ExecOutcomeSchema,
     // Each channel's part lengths: the text itself was forwarded write by write (forwarded-text.ts).
     lengths: v.record(v.string(), v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(0)))),
-    state: EngineStateSchema,
+    // Absent while it is what the engine last sent (state-changes.ts).
+    state: v.optional(EngineStateSchema),
   }),
   v.strictObject({ t: v.literal('exec-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('effect'), id: Id, effect: EffectSchema }),

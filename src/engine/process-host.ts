@@ -193,7 +193,7 @@ class ProcessHost implements Host {
       case 'exec-error':
         return this.relays.get(message.id)?.receive(message);
       case 'outcome':
-        this.setState(message.state);
+        if (message.state !== undefined) this.setState(message.state);
         return this.relays.get(message.id)?.receive(message);
       case 'effect':
         return this.effects.get(message.id)?.resolve(message.effect);

@@ -152,6 +152,7 @@ export class IsolatingHost implements Host {
     const { handle } = lease;
     const tag = request.runtime;
     let groups: ReadonlySet<number> = new Set();
+    let release = () => {};
     try {
       // The effect is an admission fact taken once: a service that took it at proposal time passes it.
       const call =
@@ -192,6 +193,7 @@ export class IsolatingHost implements Host {
       });
       lease.poisoned = end.poisoned;
       groups = end.groups;
+      release = end.release;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
       else if (!end.poisoned) this.breaker.succeeded(tag);
       stream.seal();
@@ -220,6 +222,8 @@ export class IsolatingHost implements Host {
     } finally {
       // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
       await reapGroups(groups, this.options.graceMs).catch(() => {});
+      // Only now does the run own nothing: the engine's namespace sweep may take what is left.
+      release();
     }
   }
 

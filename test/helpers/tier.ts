@@ -15,8 +15,8 @@ export function tierOptions(): Pick<HostOptions, 'isolation'> {
 }
 
 /**
- * True when the tier kills what a run left behind once no run is in flight: the process tier's
- * engine, as the init of its own PID namespace. Where no namespace can be had it does not, and
+ * True when the tier kills what a run left behind at the run's end, whatever else is in flight:
+ * the process tier's engine, as the init of its own PID namespace. Where no namespace can be had it does not, and
  * the zoo expects the thread tier's documented limits.
  */
 export const SWEEPS_LEFTOVERS = TIER === 'process' && detectPidNamespace() !== null;

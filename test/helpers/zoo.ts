@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
-import type { ExecOutcome, ForcedEnd, Host } from '../../src/host/index.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { createHost, type ExecOutcome, type ForcedEnd, type Host, type HostOptions } from '../../src/host/index.js';
 import type { ChannelState } from '../../src/index.js';
 import { HOST_FIXTURES } from './fixture-discovery.js';
 import { handshake } from './handshake.js';
 import { survivors } from './survivors.js';
+import { tierOptions } from './tier.js';
 
 /** Root of the hostile-leaf zoo: one fake installed package per fault. */
 export const ZOO = fileURLToPath(new URL('../../fixtures/zoo', import.meta.url));
@@ -28,6 +29,34 @@ export function watchHostErrors(): { errors: unknown[]; dispose(): void } {
       process.off('unhandledRejection', record);
       process.off('uncaughtException', record);
     },
+  };
+}
+
+/**
+ * The host the tests of one describe block share, in the tier this run tests (tier.ts): booted
+ * before them with `options` (or what `options()` gives), with `env` set in this process while
+ * it lives (the service's secrets a leaf must not see), and closed after them. Every test must
+ * end with no error on the host process's last-resort handlers. Returns the host's getter.
+ */
+export function zooHost(
+  options: HostOptions | (() => HostOptions | Promise<HostOptions>),
+  env: Record<string, string> = {},
+): () => Host {
+  let host: Host | undefined;
+  const hostErrors = watchHostErrors();
+  beforeAll(async () => {
+    Object.assign(process.env, env);
+    host = await createHost({ ...tierOptions(), ...(typeof options === 'function' ? await options() : options) });
+  });
+  afterEach(() => expect(hostErrors.errors).toEqual([]));
+  afterAll(async () => {
+    await host?.close();
+    for (const key of Object.keys(env)) delete process.env[key];
+    hostErrors.dispose();
+  });
+  return () => {
+    if (host === undefined) throw new Error('the zoo host did not boot');
+    return host;
   };
 }
 

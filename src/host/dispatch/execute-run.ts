@@ -47,6 +47,8 @@ export interface RunEnd {
   readonly marker: string;
   /** When the run was posted (epoch ms): none of its processes is older. */
   readonly since: number;
+  /** Ends the run's claim to its marker and groups (live-claims.ts): call it once they were reaped. */
+  readonly release: () => void;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
@@ -78,9 +80,11 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     started: !announce,
   });
   const marker = newRunMarker();
+  // Live until the caller reaped what the run left: the engine's namespace sweep spares it until then.
+  const claims = openGroupClaims(marker);
   const control = openControlPort(
     {
-      claims: openGroupClaims(marker),
+      claims,
       onRefused: (pgid, why) =>
         stream.violate(
           'foreign-process-group',
@@ -150,6 +154,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      release: claims.close,
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
@@ -166,6 +171,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      release: claims.close,
       crash: undefined,
       console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },

@@ -1,4 +1,5 @@
 import { markTicksSinceBoot, startTicksOf, vetGroupLeader } from '../../runtime/group-leader.js';
+import { holdClaim } from './live-claims.js';
 
 /** Past this many recorded owners, those whose group leader is gone are forgotten. */
 const PRUNE_AT = 256;
@@ -23,6 +24,12 @@ export interface GroupClaims {
   claim(pgid: number): string | null | undefined;
   /** Empties {@link groups} (the caller reaps them); ownership stays until the group is gone. */
   take(): number[];
+  /**
+   * Ends the claim's life (idempotent): until then its marker and groups are a live owner's, which
+   * the engine's namespace sweep never kills (live-claims.ts). Call it once what the task or thread
+   * left was reaped.
+   */
+  close(): void;
 }
 
 /**
@@ -31,12 +38,15 @@ export interface GroupClaims {
  * would SIGHUP another run's group, or any group the user owns. A group is accepted only when
  * its leader carries this task's marker (unguessable: only the task's own children inherit it),
  * or descends from the host process, started after the claims were opened, and carries no other
- * task's marker; an unmarked one belongs to whichever task claimed it first.
+ * task's marker; an unmarked one belongs to whichever task claimed it first. The claims are
+ * live from now until {@link GroupClaims.close}; `drain` takes the reports already queued on
+ * their channel (the namespace sweep calls it before it reads who owns what).
  */
-export function openGroupClaims(marker: string): GroupClaims {
+export function openGroupClaims(marker: string, drain?: () => void): GroupClaims {
   const sinceTicks = markTicksSinceBoot();
   const groups = new Set<number>();
   let refused = 0;
+  const close = holdClaim({ marker, groups, drain });
   const claims: GroupClaims = {
     groups,
     get refused() {
@@ -54,6 +64,7 @@ export function openGroupClaims(marker: string): GroupClaims {
       groups.clear();
       return taken;
     },
+    close,
   };
   return claims;
 }

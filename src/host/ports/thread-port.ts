@@ -71,9 +71,16 @@ export class ThreadPort {
     return this.isClosed ? undefined : receiveMessageOnPort(this.port);
   }
 
-  /** Hands every message already queued to the current binding, now (a thread that died posted them before it went). */
-  drain(): void {
-    for (let queued = this.next(); queued !== undefined; queued = this.next()) this.deliver(queued.message);
+  /**
+   * Hands every message already queued to the current binding, now (a thread that died posted
+   * them before it went); with `until`, stops after the first message it is true for (what
+   * follows a task's reply is for whoever is bound once its poster had a turn to unbind).
+   */
+  drain(until?: (message: unknown) => boolean): void {
+    for (let queued = this.next(); queued !== undefined; queued = this.next()) {
+      this.deliver(queued.message);
+      if (until?.(queued.message) === true) return;
+    }
   }
 
   /** Keeps the process alive while `held` (a task in flight is waited for); an idle channel does not. */

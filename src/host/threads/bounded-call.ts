@@ -3,6 +3,7 @@ import { describeError } from '../../contracts/serialized-error.js';
 import { TimeoutError, withDeadline } from '../../runtime/deadline.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { openControlPort } from '../ports/control-port.js';
+import { openGroupClaims } from '../ports/group-claims.js';
 import { reapGroups } from './reaper.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import type { StartWait } from './start-gate.js';
@@ -52,7 +53,9 @@ export async function callInThread(
   release?: (poisoned: boolean) => Promise<void> | void,
 ): Promise<CallOutcome> {
   const marker = newRunMarker();
-  const control = openControlPort(marker, undefined, undefined, handle.control);
+  // Live until what the call left was reaped: the engine's namespace sweep spares it until then.
+  const claims = openGroupClaims(marker);
+  const control = openControlPort({ claims }, undefined, undefined, handle.control);
   const since = Date.now();
   let poisoned = false;
   // Latency counts from the moment the call starts; a leaf that never loaded has none.
@@ -89,7 +92,11 @@ export async function callInThread(
     control.close();
     await release?.(poisoned);
     const swept = control.groups.size > 0 || control.refusedGroups > 0 || poisoned ? marker : undefined;
-    await reapGroups(control.groups, call.graceMs, swept, since);
+    try {
+      await reapGroups(control.groups, call.graceMs, swept, since);
+    } finally {
+      claims.close();
+    }
   }
 }
 

@@ -100,9 +100,14 @@ export class StartGate {
     });
   }
 
-  /** A start slot for `tag` now, or undefined when the limits are reached (a spare is then not started). */
-  tryEnter(tag: string): (() => void) | undefined {
-    return this.canStart(tag) ? this.take(tag) : undefined;
+  /**
+   * A start slot for `tag` now, or undefined when the limits are reached. A spare (`spare`) may
+   * take any slot free host-wide, past its tag's share: it only ever takes a slot no waiting
+   * task was given, and its start is what a burst of its tag needs.
+   */
+  tryEnter(tag: string, spare = false): (() => void) | undefined {
+    const free = spare ? this.starting < this.limits.threadStarts : this.canStart(tag);
+    return free ? this.take(tag) : undefined;
   }
 
   /** Threads starting and tasks waiting, for tests and diagnostics. */

@@ -9,12 +9,12 @@ import {
   shouldRetire,
   sparesTarget,
 } from './thread-policy.js';
+import { Handoffs, type Purpose } from './handoffs.js';
 import { SpareDemand } from './spare-demand.js';
 import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 
-/** What a borrowed thread is for: a run counts toward recycling; a probe or effect call does not. */
-export type Purpose = 'run' | 'call';
+export type { Purpose } from './handoffs.js';
 
 /**
  * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
@@ -47,6 +47,8 @@ export class TagWorkers {
   /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
   private readonly budgeted = new Set<WorkerHandle>();
   private readonly demand: SpareDemand;
+  /** Tasks of the tag waiting in the admission queue. */
+  private readonly handoffs = new Handoffs();
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -62,11 +64,12 @@ export class TagWorkers {
 
   /**
    * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
-   * `afterRuns`, where reuse is the point), then the warm spare, then a new thread; when it
-   * gives the thread back, a new spare is started if none is left. A call takes any
-   * available thread and starts nothing extra. A new thread waits for a slot of the start
-   * gate first (rejecting as {@link StartGate.enter} does, per `wait`), and holds it until
-   * it answered one warm-up task: until its leaf is loaded.
+   * `afterRuns`, where reuse is the point), then a warm spare, then a new thread; when it gives
+   * the thread back, spares are topped up to the tag's demand. A call takes any available
+   * thread and counts toward no demand. A new thread waits for a slot of the start gate first
+   * (rejecting as {@link StartGate.enter} does, per `wait`) — unless a thread of the tag frees
+   * first, which it then takes (handoffs.ts) — and holds the slot until it answered one warm-up
+   * task: until its leaf is loaded.
    */
   async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
     this.assertOpen();
@@ -83,7 +86,12 @@ export class TagWorkers {
   private async obtain(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
     const ready = this.takeIdle(purpose);
     if (ready !== undefined) return ready;
-    const release = await this.admission.gate.enter(this.spec.boot.tag, wait);
+    // A thread of the tag that is free before a start slot is (one given back, a new spare) comes at once.
+    const admitted = await this.handoffs.admit(purpose, (leave) =>
+      this.admission.gate.enter(this.spec.boot.tag, { ...wait, signals: [...(wait?.signals ?? []), leave] }),
+    );
+    if ('handle' in admitted) return admitted.handle;
+    const release = admitted.slot;
     try {
       this.assertOpen();
     } catch (error) {
@@ -115,6 +123,7 @@ export class TagWorkers {
     if (!retire) {
       handle.markIdle();
       this.threads.set(handle, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+      this.handOver(handle);
     }
     const wantsSpare = entry?.lentToRun === true;
     if (!retire && !wantsSpare) return Promise.resolve();
@@ -248,7 +257,7 @@ export class TagWorkers {
     const spares = idle.filter((handle) => handle.runs === 0).length;
     for (let missing = sparesTarget(idle, this.demand.wanted()) - spares; missing > 0; missing--) {
       if (!this.admission.spares.budget.tryTake()) return;
-      const release = this.admission.gate.tryEnter(this.spec.boot.tag);
+      const release = this.admission.gate.tryEnter(this.spec.boot.tag, true);
       if (release === undefined) {
         this.admission.spares.budget.give();
         return;
@@ -256,7 +265,14 @@ export class TagWorkers {
       const spare = this.start(release);
       this.budgeted.add(spare);
       this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+      this.handOver(spare);
     }
+  }
+
+  /** Lends idle `handle` to the oldest task waiting in the admission queue, if one waits. */
+  private handOver(handle: WorkerHandle): void {
+    const waiter = this.handoffs.next();
+    if (waiter !== undefined) waiter.take(this.lend(handle, waiter.purpose));
   }
 
   /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
@@ -290,7 +306,11 @@ export class TagWorkers {
       } finally {
         const groups = handle.takeStrayGroups();
         const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
-        await reapGroups(groups, this.graceMs, marker, handle.startedAt);
+        try {
+          await reapGroups(groups, this.graceMs, marker, handle.startedAt);
+        } finally {
+          handle.closeClaims();
+        }
       }
     })().catch(() => {
       // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.

@@ -2,6 +2,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import {
+  isTaskReplyMessage,
   isWorkerControlMessage,
   type TaskReply,
   type ThreadOpen,
@@ -61,8 +62,14 @@ export class WorkerHandle {
   private readonly thread: Worker;
   /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
   private idleBaseline: EventLoopUtilization | undefined;
-  /** Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks. */
-  private readonly strayGroups = openGroupClaims(this.marker);
+  /**
+   * Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks.
+   * Live (the engine's namespace sweep spares its marker and groups) until {@link closeClaims}.
+   * Its drain takes what is queued on the thread's control channel, which carries every task's
+   * reports too: each goes to the claims of the task bound to it, up to a task's reply (what
+   * follows is the next binding's, once the task's poster unbound, as when the events come).
+   */
+  private readonly strayGroups = openGroupClaims(this.marker, () => this.control.drain(isTaskReplyMessage));
   /** The warm-up task in flight, whose queued reports a retirement must not lose. */
   private warming: ControlPort | undefined;
   private phase: ThreadState = 'starting';
@@ -81,21 +88,12 @@ export class WorkerHandle {
   );
 
   constructor(spec: WorkerSpec) {
-    this.pool = new Piscina({
-      filename: workerEntryPath(),
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData: { ...spec.boot, marker: this.marker },
-      env: spec.env,
-      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
-    });
+    this.pool = this.startPool(spec);
     const thread = this.pool.threads[0];
-    if (thread === undefined) throw new Error('piscina did not start a thread');
+    if (thread === undefined) {
+      this.strayGroups.close();
+      throw new Error('piscina did not start a thread');
+    }
     this.threadId = thread.threadId;
     this.thread = thread as unknown as Worker;
     const crashed = (reason: string, error?: unknown) => {
@@ -155,6 +153,28 @@ export class WorkerHandle {
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */
   get loaded(): boolean {
     return this.tasks.loaded;
+  }
+
+  /** The pool of one thread; a pool that cannot start leaves the thread's claims closed. */
+  private startPool(spec: WorkerSpec): Piscina<ThreadOpen<MessagePort>, void> {
+    try {
+      return new Piscina({
+        filename: workerEntryPath(),
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: Infinity,
+        concurrentTasksPerWorker: 1,
+        // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+        atomics: 'disabled',
+        recordTiming: false,
+        workerData: { ...spec.boot, marker: this.marker },
+        env: spec.env,
+        ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+      });
+    } catch (error) {
+      this.strayGroups.close();
+      throw error;
+    }
   }
 
   /** Where the thread is in its life. */
@@ -298,6 +318,11 @@ export class WorkerHandle {
   /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */
   get refusedStrayGroups(): number {
     return this.strayGroups.refused;
+  }
+
+  /** The thread owns nothing from now on: called once it is retired and what it left was reaped. */
+  closeClaims(): void {
+    this.strayGroups.close();
   }
 
   /** Process groups the thread reported outside any leaf task (between tasks, or while warming up); cleared by the call. */

@@ -1,4 +1,5 @@
 import { getEventListeners } from 'node:events';
+import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { handshake } from '../../helpers/handshake.js';
@@ -110,5 +111,19 @@ describe('the process tier carries the whole Host API across the engine boundary
     await closing.close();
     await expect(closing.exec({ runtime: 'healthy', body: 'ok' })).rejects.toMatchObject({ code: 'host-closed' });
     await expect(closing.effect('healthy', null)).rejects.toMatchObject({ code: 'host-closed' });
+  });
+});
+
+// The default write directories are the host's cwd and the temp directory; a service whose cwd
+// is the temp directory named it twice, and Node 20's permission code crashed the engine on it.
+describe('the process tier in a service whose cwd is the temp directory', () => {
+  it('boots its engine and runs', async () => {
+    const host = await createHost({ isolation: 'process', cwd: tmpdir(), packageDirs: zooDirs('healthy') });
+    try {
+      expect(host.isolation()).toMatchObject({ tier: 'process', permissionModel: true });
+      expect((await host.exec({ runtime: 'healthy', body: 'in tmp' })).channels.out!.text).toBe('in tmp');
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -218,7 +218,7 @@ describe('the process tier contains what a leaf does to its engine', () => {
     }
   });
 
-  it.runIf(namespace)('kills a setsid daemon nobody reported once no run is in flight', async () => {
+  it.runIf(namespace)('kills a setsid daemon nobody reported by its run’s end', async () => {
     const marker = randomUUID();
     const request: ExecRequest = {
       runtime: 'sh',

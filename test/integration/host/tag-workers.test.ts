@@ -81,6 +81,21 @@ describe('TagWorkers', () => {
     await expect.poll(() => tag.snapshot().available.length, { timeout: 20_000 }).toBe(1);
   });
 
+  it('hands a thread given back to a run waiting in the admission queue, without waiting for a start slot', async () => {
+    const gate = new StartGate({ threadStarts: 1, threadStartsPerTag: 1 });
+    const tag = open('never', { ...spares(0), gate });
+    const first = await tag.acquire('run');
+    // Every start slot is taken (another tag's start, say): a second run must wait in the queue.
+    await expect.poll(() => gate.snapshot().starting).toBe(0);
+    const held = gate.tryEnter('other')!;
+    const second = tag.acquire('run');
+    await expect.poll(() => gate.snapshot().waiting).toBe(1);
+    await tag.release(first, { ranRun: true, poisoned: false });
+    expect(await second).toBe(first);
+    expect(gate.snapshot()).toEqual({ starting: 1, waiting: 0 });
+    held();
+  });
+
   it('starts a spare when a run gives back a thread that was retired before it ran', async () => {
     const tag = open('each-run');
     const handle = await tag.acquire('run');

@@ -1,10 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from '../../../src/host/index.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createHost } from '../../../src/host/index.js';
 import { scratchDir } from '../../helpers/scratch.js';
-import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { expectContained, watchHostErrors, zooDirs, zooHost } from '../../helpers/zoo.js';
 import { tierOptions } from '../../helpers/tier.js';
 
 /**
@@ -64,15 +64,12 @@ function watchThreads(dir: string, tags: string[]) {
 // no threads; an import that never finishes is given up after loadTimeoutMs.
 describe('the zoo: faults at boot', () => {
   const FAULTY = ['probe-rejects', 'probe-malformed-verdict', 'declares-invalid-channels', 'unavailable-here'];
-  const hostErrors = watchHostErrors();
   const dir = scratchDir('zoo-boot');
   const threads = watchThreads(dir, FAULTY);
-  let host: Host;
-  beforeAll(async () => {
+  const host = zooHost(async () => {
     await threads.ready;
     writeFileSync(join(dir, 'stall'), '');
-    host = await createHost({
-      ...tierOptions(),
+    return {
       packageDirs: zooDirs('healthy', 'stalls-at-import', ...FAULTY),
       env: {
         ...process.env,
@@ -81,14 +78,9 @@ describe('the zoo: faults at boot', () => {
       },
       loadTimeoutMs: LOAD_MS,
       breaker: { crashes: 1000 },
-    });
+    };
   });
-  afterEach(() => expect(hostErrors.errors).toEqual([]));
-  afterAll(async () => {
-    await host.close();
-    threads.close();
-    hostErrors.dispose();
-  });
+  afterAll(() => threads.close());
 
   it.each([
     ['probe-rejects', { fault: 'probe-threw', detail: 'probe threw: TypeError: probe-rejects cannot tell' }],
@@ -105,15 +97,15 @@ describe('the zoo: faults at boot', () => {
     ],
     ['unavailable-here', { detail: 'needs zoo-tool 1.x on PATH' }],
   ])('makes only %s unavailable, with why, and keeps none of its threads', async (runtime, verdict) => {
-    const availability = host.availability(runtime);
+    const availability = host().availability(runtime);
     expect(availability).toMatchObject({ available: false, ...verdict });
     // The environment's own "cannot run here" carries no fault: the leaf is not broken.
     if (!('fault' in verdict)) expect(availability).not.toHaveProperty('fault');
-    expect(host.availableRuntimes()).toEqual(['healthy']);
+    expect(host().availableRuntimes()).toEqual(['healthy']);
     // Its leaf loaded in exactly one thread (the probe's), and that thread is gone.
     expect(threads.loaded(runtime)).toBe(1);
     await threads.allEnded(runtime);
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime,
       body: 'ok',
       problem: 'exec/runtime-unavailable',
@@ -125,13 +117,13 @@ describe('the zoo: faults at boot', () => {
   });
 
   it('gives up on an import that never finishes (a top-level await) after loadTimeoutMs', async () => {
-    expect(host.availability('stalls-at-import')).toEqual({
+    expect(host().availability('stalls-at-import')).toEqual({
       available: false,
       fault: 'load-timeout',
       detail: `the leaf did not load within loadTimeoutMs ${LOAD_MS}ms`,
       probeMs: 0,
     });
-    expect((await host.exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
+    expect((await host().exec({ runtime: 'healthy', body: 'after' })).result).toEqual({ status: 200 });
   });
 });
 
@@ -160,6 +152,9 @@ describe('the zoo: a thread that never loads after boot', () => {
         },
         loadTimeoutMs: LOAD_MS,
         breaker: { crashes: 1000 },
+        // One spare at a time, so each run below meets the thread this test waited for (more
+        // spares, sized to demand, could be started so late that they import after the gate is gone).
+        spares: { max: 1 },
       });
       try {
         // The probe's thread loaded before the gate existed: it serves the first run. Every

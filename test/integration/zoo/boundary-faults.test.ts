@@ -1,17 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { tierOptions } from '../../helpers/tier.js';
-import { createHost, type Host } from '../../../src/host/index.js';
-import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { createHost } from '../../../src/host/index.js';
+import { expectContained, watchHostErrors, zooDirs, zooHost } from '../../helpers/zoo.js';
 
 // Faults at the thread boundary itself: a leaf that speaks on its ports in ways the protocol
 // has no words for. None may reach the host's main thread, crash the host, or touch another run.
 describe('the zoo: the thread boundary', () => {
-  let host: Host;
-  const hostErrors = watchHostErrors();
-  beforeAll(async () => {
-    process.env.ZOO_HOST_SECRET = 'zoo-host-secret';
-    host = await createHost({
-      ...tierOptions(),
+  const host = zooHost(
+    {
       packageDirs: zooDirs(
         'healthy',
         'hijacks-sink-port',
@@ -22,17 +18,12 @@ describe('the zoo: the thread boundary', () => {
       breaker: { crashes: 1000 },
       // A dropped reply would wait this long; the fault must be judged long before.
       limits: { graceMs: 300, unresponsiveMs: 120_000 },
-    });
-  });
-  afterEach(() => expect(hostErrors.errors).toEqual([]));
-  afterAll(async () => {
-    await host.close();
-    delete process.env.ZOO_HOST_SECRET;
-    hostErrors.dispose();
-  });
+    },
+    { ZOO_HOST_SECRET: 'zoo-host-secret' },
+  );
 
   it('serves only the sink calls of the contract: every comlink message with a hostile path is dropped and recorded', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'hijacks-sink-port',
       status: 200,
       kept: 'before the fault',
@@ -55,12 +46,12 @@ describe('the zoo: the thread boundary', () => {
     ]);
     expect(out.violations).toHaveLength(dropped.length);
     // Later runs of every tag still work, sinks and all.
-    const again = await host.exec({ runtime: 'hijacks-sink-port', body: 'ok' });
+    const again = await host().exec({ runtime: 'hijacks-sink-port', body: 'ok' });
     expect(again.channels.out!.text).toBe('ok');
   });
 
   it('describes BigInts and cyclic objects a leaf hands its sinks, boundedly, and records each as a violation', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'sends-unserializable-values',
       status: 200,
       kept: 'before the fault',
@@ -85,7 +76,7 @@ describe('the zoo: the thread boundary', () => {
   });
 
   it("keeps task replies out of a leaf's reach: forged ones are refused, the run keeps its own result and its child is reaped", async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'forges-task-reply',
       status: 200,
       kept: 'before the fault',
@@ -102,7 +93,7 @@ describe('the zoo: the thread boundary', () => {
   });
 
   it('refuses a result nested deeper than the host can deserialize at once: 500 executor-invalid-result', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'resolves-deep-result',
       problem: 'exec/executor-invalid-result',
       status: 500,

@@ -1,34 +1,23 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tierOptions } from '../../helpers/tier.js';
-import { createHost, type Host } from '../../../src/host/index.js';
-import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { describe, expect, it } from 'vitest';
+
+import { expectContained, zooDirs, zooHost } from '../../helpers/zoo.js';
 
 const KiB = 1024;
 const SMALL_HEAP_HOST = fileURLToPath(new URL('../../helpers/small-heap-host.mjs', import.meta.url));
 
 // Everything a leaf can put into an outcome is held to a stated budget, not only channel text.
 describe('the zoo: budgets on everything a leaf puts into its outcome', () => {
-  let host: Host;
-  const hostErrors = watchHostErrors();
-  beforeAll(async () => {
-    host = await createHost({
-      ...tierOptions(),
-      packageDirs: zooDirs('healthy', 'oversized-leaf-values'),
-      breaker: { crashes: 1000 },
-      limits: { graceMs: 300 },
-    });
-  });
-  afterEach(() => expect(hostErrors.errors).toEqual([]));
-  afterAll(async () => {
-    await host.close();
-    hostErrors.dispose();
+  const host = zooHost({
+    packageDirs: zooDirs('healthy', 'oversized-leaf-values'),
+    breaker: { crashes: 1000 },
+    limits: { graceMs: 300 },
   });
 
   it('holds violation texts, per-write mimetypes, notices and the Problem to their budgets', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'oversized-leaf-values',
       problem: 'exec/executor-invalid-result',
       status: 500,

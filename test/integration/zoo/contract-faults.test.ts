@@ -1,20 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TIER, tierOptions } from '../../helpers/tier.js';
-import { createHost, type Host } from '../../../src/host/index.js';
-import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { describe, expect, it } from 'vitest';
+import { TIER } from '../../helpers/tier.js';
+import { expectContained, zooDirs, zooHost } from '../../helpers/zoo.js';
 
 // Rules of §executor-forbidden the host enforces from outside the leaf: ExecArgs are
 // read-only, no nested worker threads, no signals to the shared process, no state carried
 // between runs, no host secrets.
 describe('the zoo: forbidden habits', () => {
-  let host: Host;
-  const hostErrors = watchHostErrors();
-  beforeAll(async () => {
-    process.env.PLURNK_SECRET = 'zoo-plurnk-secret';
-    process.env.ZOO_API_TOKEN = 'zoo-api-token';
-    host = await createHost({
-      ...tierOptions(),
+  const host = zooHost(
+    {
       packageDirs: zooDirs(
         'healthy',
         'mutates-args',
@@ -25,18 +19,12 @@ describe('the zoo: forbidden habits', () => {
       ),
       breaker: { crashes: 1000 },
       limits: { graceMs: 300 },
-    });
-  });
-  afterEach(() => expect(hostErrors.errors).toEqual([]));
-  afterAll(async () => {
-    await host.close();
-    delete process.env.PLURNK_SECRET;
-    delete process.env.ZOO_API_TOKEN;
-    hostErrors.dispose();
-  });
+    },
+    { PLURNK_SECRET: 'zoo-plurnk-secret', ZOO_API_TOKEN: 'zoo-api-token' },
+  );
 
   it('refuses a change to ExecArgs: the assignment throws in the leaf, 500 executor-threw, recorded as a violation', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'mutates-args',
       problem: 'exec/executor-threw',
       status: 500,
@@ -54,7 +42,7 @@ describe('the zoo: forbidden habits', () => {
   });
 
   it('refuses a worker thread of the leaf’s own: 500 executor-threw, recorded as a violation', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'starts-worker-thread',
       problem: 'exec/executor-threw',
       status: 500,
@@ -76,7 +64,7 @@ describe('the zoo: forbidden habits', () => {
     ['pid 0 (its own group)', 'zero', 0, 'that is the host’s process group'],
     ['pid -1 (every process)', 'all', -1, 'that is every process the user owns'],
   ])('refuses a signal to %s: 500 executor-threw, recorded as a violation', async (_what, body, pid, whose) => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'signals-its-host',
       body,
       problem: 'exec/executor-threw',
@@ -98,7 +86,7 @@ describe('the zoo: forbidden habits', () => {
   });
 
   it('never lets module state reach the next run: each run starts in a fresh thread', async () => {
-    const out = await expectContained(host, {
+    const out = await expectContained(host(), {
       runtime: 'retains-state',
       status: 200,
       kept: 'run 1',
@@ -108,8 +96,8 @@ describe('the zoo: forbidden habits', () => {
   });
 
   it('hides host secrets from a leaf that reads process.env, while the rest of the environment is there', async () => {
-    const during = host.exec({ runtime: 'healthy', body: 'during' });
-    const out = await host.exec({ runtime: 'env', body: 'PLURNK_SECRET,ZOO_API_TOKEN,PATH' });
+    const during = host().exec({ runtime: 'healthy', body: 'during' });
+    const out = await host().exec({ runtime: 'env', body: 'PLURNK_SECRET,ZOO_API_TOKEN,PATH' });
     expect((await during).result).toEqual({ status: 200 });
     expect(out.result).toEqual({ status: 200 });
     const seen = JSON.parse(out.channels.results!.text) as { processEnv: Record<string, string | null> };

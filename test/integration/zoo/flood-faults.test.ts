@@ -1,7 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type Host } from '../../../src/host/index.js';
-import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
-import { tierOptions } from '../../helpers/tier.js';
+import { describe, expect, it } from 'vitest';
+import { zooDirs, zooHost } from '../../helpers/zoo.js';
 
 /** The cap the host holds a run's pending interactions to (contracts/protocol.ts). */
 const CAP = 16;
@@ -11,20 +9,10 @@ const BUDGET = 1_000_000;
 // A leaf's interact() calls wait on a person or the embedding service: a run may have only a
 // few pending at once, and the rest are refused before they reach the embedding service.
 describe('the zoo: floods', () => {
-  let host: Host;
-  const hostErrors = watchHostErrors();
-  beforeAll(async () => {
-    host = await createHost({
-      ...tierOptions(),
-      packageDirs: zooDirs('floods-interactions', 'floods-sink-port', 'healthy'),
-      breaker: { crashes: 1000 },
-      limits: { graceMs: 300 },
-    });
-  });
-  afterEach(() => expect(hostErrors.errors).toEqual([]));
-  afterAll(async () => {
-    await host.close();
-    hostErrors.dispose();
+  const host = zooHost({
+    packageDirs: zooDirs('floods-interactions', 'floods-sink-port', 'healthy'),
+    breaker: { crashes: 1000 },
+    limits: { graceMs: 300 },
   });
 
   it('puts at most a few of a run’s interact() calls in front of the embedding service at once', async () => {
@@ -37,7 +25,7 @@ describe('the zoo: floods', () => {
       inFlight -= 1;
       return { status: 'resolved' as const };
     };
-    const out = await host.exec({ runtime: 'floods-interactions', body: 'fault', sinks: { interact } });
+    const out = await host().exec({ runtime: 'floods-interactions', body: 'fault', sinks: { interact } });
     expect(out.result).toEqual({ status: 200 });
     expect(most).toBe(CAP);
     expect(out.channels.out!.text).toBe(`answered ${CAP} refused ${100 - CAP}`);
@@ -46,7 +34,7 @@ describe('the zoo: floods', () => {
       detail: expect.stringContaining(`${CAP} interactions are already pending`),
     });
     // One pending interaction is no flood.
-    const ok = await host.exec({ runtime: 'floods-interactions', body: 'ok', sinks: { interact } });
+    const ok = await host().exec({ runtime: 'floods-interactions', body: 'ok', sinks: { interact } });
     expect(ok.channels.out!.text).toBe('ok');
     expect(ok.violations).toEqual([]);
   });
@@ -54,8 +42,8 @@ describe('the zoo: floods', () => {
   it.each(['writes', 'raw'])(
     'ends a run that floods its sink port (%s) past its message budget like one past its output cap',
     async (body) => {
-      const flooding = host.exec({ runtime: 'floods-sink-port', body });
-      const during = await host.exec({ runtime: 'healthy', body: 'during' });
+      const flooding = host().exec({ runtime: 'floods-sink-port', body });
+      const during = await host().exec({ runtime: 'healthy', body: 'during' });
       expect(during.result).toEqual({ status: 200 });
       const out = await flooding;
       expect(out.result.status).toBe(500);
@@ -67,7 +55,7 @@ describe('the zoo: floods', () => {
       expect(text.length).toBeGreaterThan(0);
       expect(text.length).toBeLessThanOrEqual(BUDGET + 64);
       expect(/^x+$/.test(text)).toBe(true);
-      expect((await host.exec({ runtime: 'floods-sink-port', body: 'ok' })).channels.out!.text).toBe('ok');
+      expect((await host().exec({ runtime: 'floods-sink-port', body: 'ok' })).channels.out!.text).toBe('ok');
     },
     60_000,
   );

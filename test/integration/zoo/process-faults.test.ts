@@ -74,7 +74,7 @@ describe('the zoo: processes left behind', () => {
     });
     const [group, escaped] = out.channels.out!.text.split(' ').map(Number);
     if (SWEEPS_LEFTOVERS) {
-      // The process tier closes this limit: its engine, init of its namespace, kills the escapee once no run is in flight.
+      // The process tier closes this limit: its engine, init of its namespace, kills the escapee at its run's end.
       expect(await survivorsAfter([{ marker }])).toEqual([]);
       return;
     }

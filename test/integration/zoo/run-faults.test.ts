@@ -162,7 +162,7 @@ describe('the zoo: faults inside run()', () => {
     expect(out.channels.out!.text).toBe('before the fault');
     // execSync's child could not be reported while it blocked the thread, but it carries the
     // run's PLURNK_EXECS_RUN: the thread tier's sweep at the run's end killed it, which let the
-    // thread go; the process tier's engine kills it once no run is in flight.
+    // thread go; the process tier's engine kills it at the run's end at the latest.
     if (!SWEEPS_LEFTOVERS) expect(out.containment?.reapedProcesses).toBeGreaterThanOrEqual(1);
     expect(await survivorsAfter([{ marker }])).toEqual([]);
     expect((await host.exec({ runtime: 'run-blocks-in-exec-sync', body: 'ok' })).result).toEqual({ status: 200 });

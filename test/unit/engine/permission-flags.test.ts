@@ -18,6 +18,15 @@ describe('permissionFlags', () => {
     expect(flags.filter((flag) => /inspector|addons|ffi/.test(flag))).toEqual([]);
   });
 
+  it('names each write directory once, however it was spelled: Node 20 crashes on one given twice', () => {
+    // The default list is the host's cwd and the temp directory: one directory when the host runs in /tmp.
+    expect(
+      permissionFlags(['/tmp', '/tmp/', '/srv/work', '/srv/work/../work']).filter((f) =>
+        f.startsWith('--allow-fs-write'),
+      ),
+    ).toEqual(['--allow-fs-write=/tmp', '--allow-fs-write=/srv/work']);
+  });
+
   it('allows native addons only when asked', () => {
     expect(permissionFlags(['/tmp']).includes('--allow-addons')).toBe(false);
     expect(permissionFlags(['/tmp'], true)).toContain('--allow-addons');

@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { openControlPort } from '../../../../src/host/ports/control-port.js';
 import { openGroupClaims } from '../../../../src/host/ports/group-claims.js';
+import { liveOwners } from '../../../../src/host/ports/live-claims.js';
+import { ThreadPort } from '../../../../src/host/ports/thread-port.js';
 import { exposeSinks } from '../../../../src/host/ports/sink-port.js';
 import { RunStream } from '../../../../src/host/ports/run-stream.js';
 import { proxySinks } from '../../../../src/worker/sink-proxy.js';
@@ -139,5 +141,43 @@ describe('draining a port whose thread is gone', () => {
     expect(control.refusedGroups).toBe(2);
     expect(refused).toEqual([`${process.pid}: that is the host process`]);
     control.workerPort.close();
+  });
+});
+
+describe('the live claims the engine’s namespace sweep reads', () => {
+  it('counts a group reported but not yet handled, and forgets a claim once it is closed', () => {
+    // The claims' drain takes what is queued on the port they are then opened with.
+    const channel: { drain?: () => void } = {};
+    const claims = openGroupClaims('live-marker', () => channel.drain?.());
+    const control = openControlPort({ claims });
+    channel.drain = control.drain;
+    const child = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    try {
+      control.workerPort.postMessage({ type: 'process-group', pgid: child.pid });
+      // Synchronously, as the engine sweeps: the report's message event has not come yet.
+      const live = liveOwners();
+      expect(live.markers.has('live-marker')).toBe(true);
+      expect(live.groups.has(child.pid!)).toBe(true);
+      claims.close();
+      expect(liveOwners().markers.has('live-marker')).toBe(false);
+      expect(liveOwners().groups.has(child.pid!)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
+      control.close();
+      control.workerPort.close();
+    }
+  });
+
+  it('stops a drain after the message `until` names, leaving what follows for its events', () => {
+    const heard: unknown[] = [];
+    const port = new ThreadPort({ receive: (message) => heard.push(message) });
+    port.workerPort.postMessage('report');
+    port.workerPort.postMessage('reply');
+    port.workerPort.postMessage('the next binding’s');
+    port.drain((message) => message === 'reply');
+    expect(heard).toEqual(['report', 'reply']);
+    expect(port.next()).toEqual({ message: 'the next binding’s' });
+    port.close();
+    port.workerPort.close();
   });
 });

@@ -51,6 +51,19 @@ describe('StartGate', () => {
     expect(gate.tryEnter('a')).toBeUndefined();
   });
 
+  it("lets a spare take any slot free host-wide, past its tag's share, and never one a waiting task was given", async () => {
+    const gate = new StartGate({ threadStarts: 3, threadStartsPerTag: 1 });
+    const first = gate.tryEnter('a');
+    expect(first).toBeDefined();
+    expect(gate.tryEnter('a')).toBeUndefined();
+    expect(gate.tryEnter('a', true)).toBeDefined();
+    const waiting = gate.enter('b');
+    // b got the last slot: nothing is left for a spare.
+    await waiting;
+    expect(gate.tryEnter('a', true)).toBeUndefined();
+    expect(gate.snapshot()).toEqual({ starting: 3, waiting: 0 });
+  });
+
   it('fails a wait past its bound with QueueTimeoutError, leaving the queue', async () => {
     const gate = new StartGate({ threadStarts: 1, threadStartsPerTag: 1 });
     await gate.enter('a');

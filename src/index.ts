@@ -91,7 +91,8 @@ export { DEFAULT_KILL_GRACE_MS, planCancel, type CancelPlan } from './runtime/ab
 export { liveGroupMembers, signalGroup, type SignalSpec } from './runtime/process-group.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from './contracts/registry.js';
 
-export { discover, type DiscoverOptions } from './discovery/discover.js';
+export { discover } from './discovery/lazy-discover.js';
+export type { DiscoverOptions } from './discovery/discover.js';
 export { Policy } from './discovery/policy.js';
 export { RuntimeTag } from './discovery/runtime-tag.js';
 export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './discovery/trust.js';
@@ -100,7 +101,7 @@ export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from '
 export { InvocationRulesSchema, normalizeInvocation } from './discovery/invocation-rules.js';
 export { ExecManifestSchema } from './discovery/validate-manifest.js';
 export { ENV_DEFAULTS_FILE, parseEnvDefaults, type EnvDefault } from './discovery/env-defaults.js';
-export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHook, type RuntimesHookContext } from './discovery/runtimes-hook.js';
+export { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHook, type RuntimesHookContext } from './discovery/hook-contract.js';
 export {
   ToolRegistrySchema,
   ToolSchema,

@@ -1,21 +1,10 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { RuntimeDecl } from '../contracts/invocation.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 import { describeValue } from './describe-value.js';
+import { DEFAULT_HOOK_TIMEOUT_MS, type RuntimesHookContext } from './hook-contract.js';
 import { callHookInThread } from './hook-thread.js';
 import type { ClaimedPackage } from './read-manifest.js';
 import { resolveExport } from './resolve-export.js';
-
-/** How long a runtimes hook may take before discovery gives up on it (ms). */
-export const DEFAULT_HOOK_TIMEOUT_MS = 10_000;
-
-/** What a runtimes hook is called with: the environment discovery evaluates policy against. */
-export interface RuntimesHookContext {
-  readonly env: NodeJS.ProcessEnv;
-}
-
-/** A `plurnk.runtimesModule` export (1.x `RuntimesHook`): declarations, at once or awaited. */
-export type RuntimesHook = (context: RuntimesHookContext) => RuntimeDecl[] | Promise<RuntimeDecl[]>;
 
 /**
  * Imports a trusted package's `plurnk.runtimesModule` (§executor-dynamic-runtimes) and calls

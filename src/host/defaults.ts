@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
-import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/runtimes-hook.js';
+import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/hook-contract.js';
 import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 
 // Every default of the host's options, in one place (docs/host.md lists them; a test pins each).

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-
 /**
  * The variable every process a task or thread starts carries in its environment: the worker's
  * child_process guard adds it to every child, and children inherit it, so the host finds a
@@ -8,7 +6,11 @@ import { randomUUID } from 'node:crypto';
  */
 export const RUN_MARKER = 'PLURNK_EXECS_RUN';
 
-/** A fresh, unguessable marker value for one task or one thread. */
+/**
+ * A fresh, unguessable marker value for one task or one thread. Web Crypto's global (the same
+ * CSPRNG as `node:crypto`) loads on first call: importing `node:crypto` would cost every
+ * executor thread its start-up compile, though a thread is handed its marker by the host.
+ */
 export function newRunMarker(): string {
-  return randomUUID();
+  return globalThis.crypto.randomUUID();
 }

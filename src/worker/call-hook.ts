@@ -10,7 +10,7 @@ import { linkFramework } from './framework-link.js';
 export async function callHook(boot: HookBoot): Promise<HookReply> {
   let mod: Record<string, unknown>;
   try {
-    linkFramework(boot.url);
+    await linkFramework(boot.url);
     mod = (await import(boot.url)) as Record<string, unknown>;
   } catch (error) {
     return { stage: 'load', error: serializeError(error) };

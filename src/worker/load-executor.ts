@@ -16,7 +16,7 @@ export type LoadedExecutor =
 export async function loadExecutor(boot: WorkerBoot): Promise<LoadedExecutor> {
   let Executor: unknown;
   try {
-    linkFramework(boot.entryUrl);
+    await linkFramework(boot.entryUrl);
     Executor = ((await import(boot.entryUrl)) as { default?: unknown }).default;
   } catch (error) {
     return { ok: false, stage: 'import', error: serializeError(error) };

@@ -1,18 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readProcFile, readProcRow, readProcTable, type ProcRow } from '../runtime/proc-table.js';
 import { RUN_MARKER } from '../runtime/run-marker.js';
 
 /** What the live runs, calls and threads of the engine own (host/ports/live-claims.ts). */
 export interface NamespaceOwners {
   readonly markers: ReadonlySet<string>;
   readonly groups: ReadonlySet<number>;
-}
-
-interface Row {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly pgrp: number;
-  readonly zombie: boolean;
-  readonly startTicks: number;
 }
 
 /**
@@ -39,14 +31,14 @@ interface Row {
  */
 export function sweepNamespace(owners: () => NamespaceOwners): number {
   if (process.pid !== 1) return 0;
-  const table = readTable();
+  const table = readProcTable();
   const live = owners();
-  const command = read(`/proc/${process.pid}/cmdline`);
+  const command = readProcFile(`/proc/${process.pid}/cmdline`);
   const spared = spareLiveOwners(table, (row) => judge(row, live, command) !== 'foreign');
   let killed = 0;
   for (const row of table.values()) {
     if (row.zombie || spared.has(row.pid)) continue;
-    const now = readRow(row.pid);
+    const now = readProcRow(row.pid);
     // A pid that now names another process (or none) is not the one judged.
     if (now === undefined || now.startTicks !== row.startTicks || judge(now, live, command) !== 'foreign') continue;
     try {
@@ -60,7 +52,7 @@ export function sweepNamespace(owners: () => NamespaceOwners): number {
 }
 
 /** The pids the rules above spare, the engine's included: those `spares` says, their descendants and their groups. */
-function spareLiveOwners(table: Map<number, Row>, spares: (row: Row) => boolean): Set<number> {
+function spareLiveOwners(table: Map<number, ProcRow>, spares: (row: ProcRow) => boolean): Set<number> {
   const engine = process.pid;
   const roots: number[] = [];
   const children = new Map<number, number[]>();
@@ -89,12 +81,12 @@ function spareLiveOwners(table: Map<number, Row>, spares: (row: Row) => boolean)
  * One living process by itself (its group, marker and program, not its relatives): `spared` by a
  * live group or marker, between programs, or unreadable while alive; `gone`; else `foreign`.
  */
-function judge(row: Row, live: NamespaceOwners, engineCommand: string | undefined): 'spared' | 'gone' | 'foreign' {
+function judge(row: ProcRow, live: NamespaceOwners, engineCommand: string | undefined): 'spared' | 'gone' | 'foreign' {
   if (live.groups.has(row.pgrp)) return 'spared';
-  const command = read(`/proc/${row.pid}/cmdline`);
+  const command = readProcFile(`/proc/${row.pid}/cmdline`);
   if (command !== undefined && row.ppid === process.pid && command === engineCommand) return 'spared';
-  const environ = read(`/proc/${row.pid}/environ`);
-  if (command === undefined || environ === undefined) return readRow(row.pid)?.zombie === false ? 'spared' : 'gone';
+  const environ = readProcFile(`/proc/${row.pid}/environ`);
+  if (command === undefined || environ === undefined) return readProcRow(row.pid)?.zombie === false ? 'spared' : 'gone';
   if (command === '' && environ === '') return 'spared';
   const prefix = `${RUN_MARKER}=`;
   for (const entry of environ.split('\0'))
@@ -106,43 +98,4 @@ function addTo(map: Map<number, number[]>, key: number, pid: number): void {
   const list = map.get(key);
   if (list === undefined) map.set(key, [pid]);
   else list.push(pid);
-}
-
-function readTable(): Map<number, Row> {
-  const table = new Map<number, Row>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return table;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const row = readRow(Number(entry));
-    if (row !== undefined) table.set(row.pid, row);
-  }
-  return table;
-}
-
-function readRow(pid: number): Row | undefined {
-  const text = read(`/proc/${pid}/stat`);
-  if (text === undefined) return undefined;
-  // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0] ?? '';
-  return {
-    pid,
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    zombie: state === 'Z' || state === 'X',
-    startTicks: Number(fields[19]),
-  };
-}
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

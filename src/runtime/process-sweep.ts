@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { groupHasAnyProcess } from './process-group.js';
+import { readProcFile, readProcRow, readProcTable, type ProcRow } from './proc-table.js';
 import { RUN_MARKER } from './run-marker.js';
 
 /** How often a sweep looks again for living targets while it waits. */
@@ -21,15 +21,6 @@ export interface SweepTarget {
   readonly since?: number;
 }
 
-interface Row {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly pgrp: number;
-  readonly live: boolean;
-  /** Clock ticks after boot at which it started. */
-  readonly startTicks: number;
-}
-
 /** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time on every mainstream architecture. */
 const TICKS_PER_SECOND = 100;
 /** Slack for the tick granularity and the clocks' disagreement. */
@@ -44,34 +35,35 @@ const SINCE_SLACK_MS = 5000;
 export function findRunProcesses(target: SweepTarget): number[] {
   // Most runs report no group and are not swept for a marker: nothing to read, not even our own row.
   if (target.marker === undefined && isEmpty(target.groups)) return [];
-  const self = readRow(process.pid);
+  const self = readProcRow(process.pid);
   const groups = new Set([...target.groups].filter((pgid) => pgid > 1 && pgid !== self?.pgrp && pgid !== process.pid));
   // The usual case — no group has a process and no marker to look for — reads no table.
   if (target.marker === undefined && ![...groups].some(groupHasAnyProcess)) return [];
-  const table = readTable();
+  const table = readProcTable();
   const needle = target.marker === undefined ? undefined : `\0${RUN_MARKER}=${target.marker}\0`;
   const sinceTicks = ticksAfterBoot(target.since);
   const found = new Set<number>();
   for (const row of table.values()) {
-    if (!row.live || row.pid === process.pid) continue;
+    if (row.zombie || row.pid === process.pid) continue;
     if (groups.has(row.pgrp)) found.add(row.pid);
     else if (
       needle !== undefined &&
       row.startTicks >= sinceTicks &&
-      `\0${read(`/proc/${row.pid}/environ`) ?? ''}`.includes(needle)
+      `\0${readProcFile(`/proc/${row.pid}/environ`) ?? ''}`.includes(needle)
     ) {
       found.add(row.pid);
       if (row.pgrp > 1 && row.pgrp !== self?.pgrp) groups.add(row.pgrp);
     }
   }
   // Members of the marked processes' groups (found after the marker scan), then descendants.
-  for (const row of table.values()) if (row.live && groups.has(row.pgrp) && row.pid !== process.pid) found.add(row.pid);
+  for (const row of table.values())
+    if (!row.zombie && groups.has(row.pgrp) && row.pid !== process.pid) found.add(row.pid);
   const children = new Map<number, number[]>();
   for (const row of table.values()) children.set(row.ppid, [...(children.get(row.ppid) ?? []), row.pid]);
   const queue = [...found];
   while (queue.length > 0) {
     for (const child of children.get(queue.pop()!) ?? []) {
-      if (found.has(child) || child === process.pid || !table.get(child)?.live) continue;
+      if (found.has(child) || child === process.pid || table.get(child)?.zombie !== false) continue;
       found.add(child);
       queue.push(child);
     }
@@ -127,57 +119,19 @@ async function waitForExit(target: SweepTarget, ms: number, kill = false): Promi
   return alive;
 }
 
-function readTable(): Map<number, Row> {
-  const table = new Map<number, Row>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return table;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const row = readRow(Number(entry));
-    if (row !== undefined) table.set(row.pid, row);
-  }
-  return table;
-}
-
-function readRow(pid: number): Row | undefined {
-  const text = read(`/proc/${pid}/stat`);
-  if (text === undefined) return undefined;
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = fields[0] ?? '';
-  return {
-    pid,
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    live: state !== 'Z' && state !== 'X',
-    startTicks: Number(fields[19]),
-  };
-}
-
 let bootEpochMs: number | undefined;
 
 /** `since` (epoch ms, less the slack) in clock ticks after boot; 0 (every process) when unknown. */
 function ticksAfterBoot(since: number | undefined): number {
   if (since === undefined) return 0;
-  bootEpochMs ??= Number(/^btime (\d+)$/m.exec(read('/proc/stat') ?? '')?.[1] ?? NaN) * 1000;
+  bootEpochMs ??= Number(/^btime (\d+)$/m.exec(readProcFile('/proc/stat') ?? '')?.[1] ?? NaN) * 1000;
   const ticks = Math.floor(((since - SINCE_SLACK_MS - bootEpochMs) / 1000) * TICKS_PER_SECOND);
   return Number.isFinite(ticks) && ticks > 0 ? ticks : 0;
 }
 
-function ancestorsOfThisProcess(table: Map<number, Row>): number[] {
+function ancestorsOfThisProcess(table: Map<number, ProcRow>): number[] {
   const ancestors: number[] = [];
   for (let row = table.get(process.pid); row !== undefined && row.ppid > 0; row = table.get(row.ppid))
     ancestors.push(row.ppid);
   return ancestors;
-}
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,58 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** One process as `/proc/<pid>/stat` shows it. */
+export interface ProcRow {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+  /** Exited and not yet reaped (`Z`), or dead (`X`): nothing to signal, nothing alive to spare. */
+  readonly zombie: boolean;
+  /** Clock ticks after boot at which it started. */
+  readonly startTicks: number;
+}
+
+/**
+ * Every process `/proc` lists, by pid (a process that exits while the table is read is left
+ * out); empty where `/proc` cannot be read. The host's sweep after a run (process-sweep.ts) and
+ * the engine's sweep of its PID namespace (engine/namespace-sweep.ts) both start from it.
+ */
+export function readProcTable(): Map<number, ProcRow> {
+  const table = new Map<number, ProcRow>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return table;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const row = readProcRow(Number(entry));
+    if (row !== undefined) table.set(row.pid, row);
+  }
+  return table;
+}
+
+/** One process's row, or undefined when it is gone. */
+export function readProcRow(pid: number): ProcRow | undefined {
+  const text = readProcFile(`/proc/${pid}/stat`);
+  if (text === undefined) return undefined;
+  // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0] ?? '';
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    zombie: state === 'Z' || state === 'X',
+    startTicks: Number(fields[19]),
+  };
+}
+
+/** A file's text, or undefined when it cannot be read (the process is gone, or not ours to read). */
+export function readProcFile(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,3 @@
-import type { EventLoopUtilization } from 'node:perf_hooks';
 import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import {
@@ -19,6 +18,7 @@ import { exposeSinks } from '../ports/sink-port.js';
 import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { isOutOfMemory } from './out-of-memory.js';
+import { IdleLoadMeter } from './idle-load.js';
 import { TaskChannel } from './task-channel.js';
 
 export { MalformedReplyError } from './task-channel.js';
@@ -59,9 +59,8 @@ export class WorkerHandle {
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
   private readonly pool: Piscina<ThreadOpen<MessagePort>, void>;
-  private readonly thread: Worker;
-  /** The thread's event-loop counters when it last became idle (or was last sampled idle); undefined while it works. */
-  private idleBaseline: EventLoopUtilization | undefined;
+  /** The thread's event-loop load while it has no task. */
+  private readonly idleLoad: IdleLoadMeter;
   /**
    * Groups the thread reported outside any leaf task: between tasks, and in its warm-up tasks.
    * Live (the engine's namespace sweep spares its marker and groups) until {@link closeClaims}.
@@ -95,7 +94,7 @@ export class WorkerHandle {
       throw new Error('piscina did not start a thread');
     }
     this.threadId = thread.threadId;
-    this.thread = thread as unknown as Worker;
+    this.idleLoad = new IdleLoadMeter(thread as unknown as Worker);
     const crashed = (reason: string, error?: unknown) => {
       if (this.terminated !== undefined) return;
       this.death ??= reason;
@@ -215,7 +214,7 @@ export class WorkerHandle {
    */
   warmUp(runs = WARM_UP_RUNS): Promise<void> {
     return (async () => {
-      this.idleBaseline = undefined;
+      this.idleLoad.stop();
       for (let i = 0; i < runs && this.alive; i++) {
         const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
@@ -282,13 +281,13 @@ export class WorkerHandle {
       return;
     }
     this.phase = 'idle';
-    this.idleBaseline = this.loopCounters();
+    this.idleLoad.start();
   }
 
   /** The thread takes a task: what its event loop does now is the task's, not idle work. */
   markBusy(): void {
     if (this.alive) this.phase = 'busy';
-    this.idleBaseline = undefined;
+    this.idleLoad.stop();
   }
 
   /**
@@ -298,21 +297,8 @@ export class WorkerHandle {
    * thread stuck in synchronous code counts as fully busy.
    */
   sampleIdleLoad(): { utilization: number; ms: number } | undefined {
-    const before = this.idleBaseline;
-    if (before === undefined || this.phase !== 'idle' || this.warming !== undefined) return undefined;
-    const now = this.loopCounters();
-    if (now === undefined) return undefined;
-    this.idleBaseline = now;
-    const ms = now.idle + now.active - (before.idle + before.active);
-    return ms > 0 ? { utilization: (now.active - before.active) / ms, ms } : undefined;
-  }
-
-  private loopCounters(): EventLoopUtilization | undefined {
-    try {
-      return this.thread.performance.eventLoopUtilization();
-    } catch {
-      return undefined; // The thread is gone.
-    }
+    if (this.phase !== 'idle' || this.warming !== undefined) return undefined;
+    return this.idleLoad.sample();
   }
 
   /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */

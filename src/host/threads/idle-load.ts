@@ -1,0 +1,42 @@
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import type { Worker } from 'node:worker_threads';
+
+/**
+ * How busy a thread's event loop is while it has no task. Read from the host
+ * (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a thread stuck in
+ * synchronous code counts as fully busy.
+ */
+export class IdleLoadMeter {
+  private baseline: EventLoopUtilization | undefined;
+
+  constructor(private readonly thread: Worker) {}
+
+  /** The thread just became idle: its load is measured from here. */
+  start(): void {
+    this.baseline = this.read();
+  }
+
+  /** The thread has a task, or is warming up: nothing it does is idle load. */
+  stop(): void {
+    this.baseline = undefined;
+  }
+
+  /** The busy share of wall time (0–1) since start or the last sample, and over how many ms; undefined when stopped. */
+  sample(): { utilization: number; ms: number } | undefined {
+    const before = this.baseline;
+    if (before === undefined) return undefined;
+    const now = this.read();
+    if (now === undefined) return undefined;
+    this.baseline = now;
+    const ms = now.idle + now.active - (before.idle + before.active);
+    return ms > 0 ? { utilization: (now.active - before.active) / ms, ms } : undefined;
+  }
+
+  private read(): EventLoopUtilization | undefined {
+    try {
+      return this.thread.performance.eventLoopUtilization();
+    } catch {
+      return undefined; // The thread is gone.
+    }
+  }
+}

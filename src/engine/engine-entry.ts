@@ -68,7 +68,10 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
       ...message.options,
       onProbe: (tag, availability) => channel.send({ t: 'probe', tag, availability }),
     });
-    channel.send({ t: 'booted', state: changedState(engineState(host)) ?? engineState(host) });
+    const state = engineState(host);
+    // Recorded as sent, so the first outcome repeats it only if it changed since.
+    changedState(state);
+    channel.send({ t: 'booted', state });
   } catch (error) {
     channel.send({ t: 'boot-failed', error: wireError(error) });
   }

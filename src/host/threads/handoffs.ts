@@ -43,7 +43,8 @@ export class Handoffs {
       const settle = () => {
         if (claimed) return false;
         claimed = true;
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        const at = this.waiting.indexOf(waiter);
+        if (at >= 0) this.waiting.splice(at, 1);
         return true;
       };
       enter(leave.signal).then(

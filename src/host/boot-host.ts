@@ -63,7 +63,13 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     const owned = packageOwnedEnv(discovery, entry.packageName);
     const env = workerBaseEnv(process.env, detailLimit, owned);
     const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
-    const spec = { boot, env, resourceLimits, onCrash: (reason: string) => breaker.record(tag, reason) };
+    const spec = {
+      boot,
+      env,
+      resourceLimits,
+      packageName: entry.packageName,
+      onCrash: (reason: string) => breaker.record(tag, reason),
+    };
     workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs, admission));
   }
   const probes = await probeAll(workers, {

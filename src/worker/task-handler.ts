@@ -17,7 +17,7 @@ import type { BaseExecutor } from '../author/base-executor.js';
 import { captureConsole, type ConsoleCapture } from './console-capture.js';
 import { listenForTasks, openControlLink, replyToHost, reportToHost, type ControlLink } from './control-link.js';
 import { countPendingTimers, drainQueuedCallbacks, guardEscapes, type TaskEscapes } from './escape-guard.js';
-import { loadExecutor } from './load-executor.js';
+import { loadExecutor, type LoadedExecutor } from './load-executor.js';
 import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
@@ -68,12 +68,24 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
   );
   watchWasmMemories();
   const loading = loadExecutor(boot);
+  // A boot probe of another tag of this package (the host probes a package's tags in one thread).
+  const others = new Map<string, Promise<LoadedExecutor>>();
+  const load = (task: WorkerTask): Promise<LoadedExecutor> => {
+    const as = task.kind === 'probe' ? task.as : undefined;
+    if (as === undefined || as.tag === boot.tag) return loading;
+    let other = others.get(as.tag);
+    if (other === undefined) {
+      other = loading.then(() => loadExecutor({ ...boot, tag: as.tag, glyph: as.glyph }));
+      others.set(as.tag, other);
+    }
+    return other;
+  };
   const handle = async (task: WorkerTask, channels: ThreadOpen<MessagePort>): Promise<TaskReply> => {
     const control = openControlLink(channels.control, limits.heartbeatMs, task.id);
     const watch = escapes.begin();
     own.beginTask(task.marker);
     try {
-      const loaded = await loading;
+      const loaded = await load(task);
       if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
       if (task.announce !== false) control.started();
       let value: unknown;

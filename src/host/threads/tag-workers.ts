@@ -47,13 +47,16 @@ export class TagWorkers {
   /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
   private readonly budgeted = new Set<WorkerHandle>();
   private readonly demand: SpareDemand;
+  /** Threads whose death is not the tag's crash: one probing its package's other tags at boot (probe-together.ts). */
+  private readonly uncharged = new WeakSet<WorkerHandle>();
   /** Tasks of the tag waiting in the admission queue. */
   private readonly handoffs = new Handoffs();
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
   constructor(
-    private readonly spec: WorkerSpec,
+    /** How every thread of the tag starts (its boot, env, package). */
+    readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
     private readonly graceMs: number,
     private readonly admission: StartAdmission = UNBOUNDED_STARTS,
@@ -145,6 +148,15 @@ export class TagWorkers {
     await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
   }
 
+  /**
+   * Whether `handle`'s death counts as a crash of the tag (the breaker's): not while it probes
+   * other tags of the package at boot, whose faults are theirs (each is probed again alone).
+   */
+  chargeCrashes(handle: WorkerHandle, charged: boolean): void {
+    if (charged) this.uncharged.delete(handle);
+    else this.uncharged.add(handle);
+  }
+
   /** Thread ids by role, for tests and diagnostics. */
   snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
     const idle = this.idle();
@@ -184,7 +196,10 @@ export class TagWorkers {
   private start(release: () => void, warmUps?: number): WorkerHandle {
     let handle: WorkerHandle;
     try {
-      handle = new WorkerHandle(this.spec);
+      const onCrash = (reason: string) => {
+        if (!this.uncharged.has(handle)) this.spec.onCrash?.(reason);
+      };
+      handle = new WorkerHandle({ ...this.spec, onCrash });
     } catch (error) {
       release();
       throw error;

@@ -39,6 +39,8 @@ export interface WorkerSpec {
   /** The thread's initial `process.env` (see worker-env.ts). */
   readonly env: Record<string, string>;
   readonly resourceLimits?: ResourceLimits;
+  /** The leaf package serving the tag: only tags of one package (same entry, same env) share a boot probe thread. */
+  readonly packageName?: string;
   /** Told once when the thread dies without the host asking (it exited, ran out of memory, or a leaf error escaped between tasks). */
   readonly onCrash?: (reason: string) => void;
 }

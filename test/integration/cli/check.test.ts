@@ -114,6 +114,8 @@ const ZOO_VERDICTS: [fixture: string, mustFail: string[], mayFail?: string[]][] 
   ['resolves-deep-result', ['resolves-deep-result.example', 'resolves-deep-result.result']],
   ['spins-at-import', ['spins-at-import.probe']],
   ['probe-rejects', ['probe-rejects.probe']],
+  // Its tags are probed in one thread: the two that end it and the one that hangs it fail, the healthy two stay clean.
+  ['probes-together', ['pair-exits.probe', 'pair-spins.probe', 'pair-dies.probe']],
   ['probe-malformed-verdict', ['probe-malformed-verdict.probe']],
   ['declares-invalid-channels', ['declares-invalid-channels.probe']],
   // Its import stalls only behind a gate file the boot test creates.

@@ -72,20 +72,22 @@ export interface RunRequest {
  * worker not to send `started` (one message fewer per task) when the host has no use for it: a
  * run, or a call on a thread whose leaf is known loaded.
  */
-export type WorkerTask =
-  /** `as` probes another tag of the thread's own package (a boot probe sharing its package's thread). */
-  (
-    | { readonly kind: 'probe'; readonly as?: ProbeIdentity }
-    | { readonly kind: 'effect'; readonly target: string | null }
-    | { readonly kind: 'run'; readonly request: RunRequest }
-    /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
-    | { readonly kind: 'warm' }
-  ) & {
-    readonly id: number;
-    readonly announce?: boolean;
-    /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
-    readonly marker?: string;
-  };
+export type WorkerTask = (
+  | {
+      readonly kind: 'probe';
+      /** Probe this tag of the thread's own package instead of its own (a package's tags share one thread at boot). */
+      readonly as?: ProbeIdentity;
+    }
+  | { readonly kind: 'effect'; readonly target: string | null }
+  | { readonly kind: 'run'; readonly request: RunRequest }
+  /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
+  | { readonly kind: 'warm' }
+) & {
+  readonly id: number;
+  readonly announce?: boolean;
+  /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
+  readonly marker?: string;
+};
 
 /** A tag of the thread's own package (same entry module) whose executor a probe task constructs and probes. */
 export interface ProbeIdentity {

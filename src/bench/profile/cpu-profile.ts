@@ -39,12 +39,12 @@ const BUCKETS = new Set(['(idle)', '(garbage collector)', '(program)', '(root)']
  * are merged: 100 short-lived threads read as one). A function is its name and where it is; an
  * area is this package's folder (`dist/host`, `dist/worker`, …), a package under node_modules,
  * Node's internals, or a V8 bucket. Files under `root` (a `file:` URL ending in `/`: this
- * package) are named from there. Only samples stamped inside `window` count.
+ * package) are named from there. Only samples stamped inside one of `windows` count.
  */
 export function summarizeProfiles(
   profiles: readonly CpuProfile[],
   root: string,
-  window: { from: number; to: number } = { from: -Infinity, to: Infinity },
+  windows: readonly { from: number; to: number }[] = [{ from: -Infinity, to: Infinity }],
   top = 12,
 ): ProfileSummary {
   const functions = new Map<string, number>();
@@ -58,7 +58,7 @@ export function summarizeProfiles(
       const micros = profile.timeDeltas[i] ?? 0;
       at += micros;
       const frame = frames.get(id);
-      if (frame === undefined || micros <= 0 || at < window.from || at > window.to) return;
+      if (frame === undefined || micros <= 0 || !windows.some(({ from, to }) => at >= from && at <= to)) return;
       total += micros;
       if (BUCKETS.has(frame.functionName)) return add(buckets, frame.functionName, micros);
       const where = placeOf(frame.url, root);

@@ -6,5 +6,5 @@ import { PROFILE_WORKLOADS, WINDOW_FILE } from './profile-workloads.js';
 // thread's profile is written. Never imported.
 const [name, runs, cwd, out] = process.argv.slice(2);
 const workload = PROFILE_WORKLOADS[name as keyof typeof PROFILE_WORKLOADS];
-const window = await workload.run(Number(runs), cwd!);
-writeFileSync(join(out!, WINDOW_FILE), JSON.stringify(window));
+const windows = await workload.run(Number(runs), cwd!);
+writeFileSync(join(out!, WINDOW_FILE), JSON.stringify(windows));

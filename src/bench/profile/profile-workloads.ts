@@ -9,14 +9,14 @@ export interface ProfileWindow {
   readonly to: number;
 }
 
-/** One workload to profile: what it does, how many runs by default, and the window its runs took. */
+/** One workload to profile: what it does, how many runs by default, and the windows its runs took. */
 export interface ProfileWorkload {
   readonly summary: string;
   readonly runs: number;
-  run(runs: number, cwd: string): Promise<ProfileWindow>;
+  run(runs: number, cwd: string): Promise<ProfileWindow[]>;
 }
 
-/** The file in the profile directory where the child writes its window. */
+/** The file in the profile directory where the child writes its windows. */
 export const WINDOW_FILE = 'window.json';
 
 /** Now, in µs of the clock `.cpuprofile` samples are stamped with (both are CLOCK_MONOTONIC). */
@@ -26,7 +26,7 @@ export function profileClock(): number {
 
 /**
  * What `npm run bench:profile` can profile: each is one row of issue 17's targets, done over
- * and over; only samples taken inside the returned window count (start-up, warm-up and close
+ * and over; only samples taken inside the returned windows count (start-up, warm-up, idle gaps and close
  * are left out).
  */
 export const PROFILE_WORKLOADS = {
@@ -53,7 +53,28 @@ export const PROFILE_WORKLOADS = {
       try {
         const from = profileClock();
         for (let i = 0; i < runs; i++) await host.exec({ runtime: 'noop', body: 'x', effect: 'pure' });
-        return { from, to: profileClock() };
+        return [{ from, to: profileClock() }];
+      } finally {
+        await host.close();
+      }
+    },
+  },
+  burst: {
+    summary: "bursts of 12 concurrent no-op EXECs under 'each-run', each after 2 s idle (thread tier)",
+    runs: 6,
+    run: async (runs) => {
+      const host = await bootHost(await discoverFixtures('exec-noop'), { recycle: 'each-run' });
+      const request = { runtime: 'noop', body: 'x', effect: 'pure' as const };
+      const windows: ProfileWindow[] = [];
+      try {
+        await host.exec(request);
+        for (let i = 0; i < runs; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          const from = profileClock();
+          await Promise.all(Array.from({ length: 12 }, () => host.exec(request)));
+          windows.push({ from, to: profileClock() });
+        }
+        return windows;
       } finally {
         await host.close();
       }
@@ -66,7 +87,7 @@ export const PROFILE_WORKLOADS = {
       const { discovery } = await discoverLeaves(cwd);
       const from = profileClock();
       for (let i = 0; i < runs; i++) await (await bootHost(discovery)).close();
-      return { from, to: profileClock() };
+      return [{ from, to: profileClock() }];
     },
   },
 } satisfies Record<string, ProfileWorkload>;
@@ -78,7 +99,7 @@ async function noopHost(tier: 'thread' | 'process'): Promise<Host> {
     : bootProcessHost(discovery, { recycle: 'never' });
 }
 
-async function warmExecs(boot: () => Promise<Host>, runs: number, effectGiven: boolean): Promise<ProfileWindow> {
+async function warmExecs(boot: () => Promise<Host>, runs: number, effectGiven: boolean): Promise<ProfileWindow[]> {
   const host = await boot();
   const request = { runtime: 'noop', body: 'x', ...(effectGiven ? { effect: 'pure' as const } : {}) };
   try {
@@ -86,7 +107,7 @@ async function warmExecs(boot: () => Promise<Host>, runs: number, effectGiven: b
     for (let i = 0; i < Math.ceil(runs / 10); i++) await host.exec(request);
     const from = profileClock();
     for (let i = 0; i < runs; i++) await host.exec(request);
-    return { from, to: profileClock() };
+    return [{ from, to: profileClock() }];
   } finally {
     await host.close();
   }

@@ -35,7 +35,7 @@ export interface ProfileGroup {
  * Runs one workload in a fresh Node process under `--cpu-prof` (its worker threads inherit the
  * flag, each writing its own profile) and summarizes the profiles by kind of thread: the
  * process's main thread, and its executor threads merged; only what the workload's runs took
- * counts (its window), not start-up or close. Rejects with `invalid-configuration`
+ * counts (its windows), not start-up, idle gaps or close. Rejects with `invalid-configuration`
  * for an unknown workload, `boot-failed` when the profiled process fails.
  */
 export async function runProfile(options: ProfileOptions): Promise<{ out: string; groups: ProfileGroup[] }> {
@@ -78,11 +78,11 @@ function groupProfiles(dir: string, mainPid: number): ProfileGroup[] {
     groups.set(name, list);
   }
   const root = `${pathToFileURL(packageRoot()).href}/`;
-  const window = JSON.parse(readFileSync(join(dir, WINDOW_FILE), 'utf8')) as ProfileWindow;
+  const windows = JSON.parse(readFileSync(join(dir, WINDOW_FILE), 'utf8')) as ProfileWindow[];
   return [...groups].map(([name, profiles]) => ({
     name,
     profiles: profiles.length,
-    summary: summarizeProfiles(profiles, root, window),
+    summary: summarizeProfiles(profiles, root, windows),
   }));
 }
 

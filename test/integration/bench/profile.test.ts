@@ -29,7 +29,7 @@ describe('runProfile', () => {
   it('names the workloads when asked for one it does not have', async () => {
     await expect(runProfile({ workload: 'nope' })).rejects.toMatchObject({
       code: 'invalid-configuration',
-      message: expect.stringContaining('exec, exec-effect, exec-process, each-run, boot'),
+      message: expect.stringContaining('exec, exec-effect, exec-process, each-run, burst, boot'),
     });
   });
 });

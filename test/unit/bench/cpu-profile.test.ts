@@ -55,14 +55,14 @@ describe('summarizeProfiles', () => {
     );
   });
 
-  it('counts only the samples stamped inside the window', () => {
+  it('counts only the samples stamped inside one of the windows', () => {
     // Stamps: 1100, 1300, 1600.
     const one = profile(FRAMES, [
       [2, 100],
       [3, 200],
       [4, 300],
     ]);
-    const summary = summarizeProfiles([one], ROOT, { from: 1200, to: 1500 });
+    const summary = summarizeProfiles([one], ROOT, [{ from: 1200, to: 1500 }]);
     expect(summary.totalMs).toBe(0.2);
     expect(summary.functions.map((row) => row.name)).toEqual(['postMessage (native):10']);
   });

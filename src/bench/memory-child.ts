@@ -58,7 +58,6 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
   return { beforeMb, afterMb, settledMb, samplesMb: [], statuses: {} };
 }
 
-/** The no-op tag registered `count` times (noop-1 … noop-n): one idle, loaded thread each after boot. */
 /** `statuses` counts the tags booted (`tags`) and how many are available. */
 async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
   const { discovery } = await discoverLeaves(cwd);
@@ -70,10 +69,15 @@ async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
   return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses };
 }
 
+/**
+ * The no-op tag registered `count` times (noop-1 … noop-n), each as a package of its own (the
+ * tags of one package share their boot probe's thread): one idle, loaded thread each after boot.
+ */
 function withCopies(discovery: Discovery, count: number): Discovery {
   const entry = discovery.registry.get('noop')!;
   const registry = new Map<string, RegistryEntry>();
-  for (let i = 1; i <= count; i++) registry.set(`noop-${i}`, { ...entry, runtime: `noop-${i}` });
+  for (let i = 1; i <= count; i++)
+    registry.set(`noop-${i}`, { ...entry, runtime: `noop-${i}`, packageName: `${entry.packageName}-${i}` });
   return { ...discovery, registry };
 }
 

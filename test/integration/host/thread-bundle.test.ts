@@ -1,0 +1,25 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHost, type Host } from '../../../src/host/index.js';
+import { zooDirs } from '../../helpers/zoo.js';
+
+const BUNDLE = new URL('../../../dist/worker/thread-root.js', import.meta.url).href;
+
+// An executor thread starts with the `plurnk-execs-thread` condition while the bundle of its
+// start path is built and fresh (host/threads/thread-bundle.ts): its task handler comes from
+// dist/worker/thread-root.js, and its leaf must get the very same module for the framework, or
+// the two would hold separate copies (the error a guard throws would be no PlurnkExecsError to
+// the leaf, a process group it reports would reach nobody). In the process tier the engine's
+// flags (Node's permission model) go to the thread as well.
+describe.each(['thread', 'process'] as const)("an executor thread's start path (%s tier)", (isolation) => {
+  let host: Host;
+  beforeAll(async () => {
+    host = await createHost({ isolation, recycle: 'never', packageDirs: zooDirs('host/exec-framework-copy') });
+  });
+  afterAll(() => host.close());
+
+  it('gives the leaf the bundled framework its task handler and guards run on', async () => {
+    const out = await host.exec({ runtime: 'framework-copy', body: 'x' });
+    expect(out.result).toEqual({ status: 200 });
+    expect(JSON.parse(out.channels.out!.text)).toEqual({ framework: BUNDLE, shared: true });
+  });
+});

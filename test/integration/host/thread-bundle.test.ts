@@ -1,8 +1,12 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
 import { zooDirs } from '../../helpers/zoo.js';
 
 const BUNDLE = new URL('../../../dist/worker/thread-root.js', import.meta.url).href;
+const ROOT = new URL('../../../dist/index.js', import.meta.url).href;
+const HOST = new URL('../../../dist/host/index.js', import.meta.url).href;
 
 // An executor thread starts with the `plurnk-execs-thread` condition while the bundle of its
 // start path is built and fresh (host/threads/thread-bundle.ts): its task handler comes from
@@ -21,5 +25,24 @@ describe.each(['thread', 'process'] as const)("an executor thread's start path (
     const out = await host.exec({ runtime: 'framework-copy', body: 'x' });
     expect(out.result).toEqual({ status: 200 });
     expect(JSON.parse(out.channels.out!.text)).toEqual({ framework: BUNDLE, shared: true });
+  });
+});
+
+// A flag that holds the whole process (--max-old-space-size) cannot be given to a thread: Node
+// refuses such an execArgv, and the host starts its threads on the modules one by one instead.
+describe('a host whose own flags a thread cannot take', () => {
+  it('starts its threads without the bundle, the leaf and the task handler still sharing one framework', async () => {
+    const script = `
+      const { createHost } = await import(${JSON.stringify(HOST)});
+      const host = await createHost({ isolation: 'thread', packageDirs: ${JSON.stringify(zooDirs('host/exec-framework-copy'))} });
+      const out = await host.exec({ runtime: 'framework-copy', body: 'x' });
+      await host.close();
+      console.log(JSON.stringify({ status: out.result.status, out: JSON.parse(out.channels.out.text) }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--max-old-space-size=512', '--input-type=module', '-e', script],
+      { timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual({ status: 200, out: { framework: ROOT, shared: true } });
   });
 });

@@ -49,7 +49,8 @@ describe('the process tier forwards sink calls in batches', () => {
       isolation: 'process',
       packageDirs: [join(FIXTURES, 'engine-faults')],
       breaker: { crashes: 1000 },
-      limits: { graceMs: 300 },
+      // No heartbeat in these tests' time: a batch is sent at its turn's end, not carried by a later frame.
+      limits: { graceMs: 300, heartbeatMs: 600_000, unresponsiveMs: 1_200_000 },
     });
   });
   afterAll(async () => {
@@ -82,6 +83,20 @@ describe('the process tier forwards sink calls in batches', () => {
       expect(out.channels.side).toMatchObject({ text: written('side'), state: 'closed' });
       expect(out.notices).toEqual(expected.filter((call) => call[0] === 'emit').map((call) => call[1]));
     }
+  });
+
+  it('hands a write to the service while its run goes on: a batch leaves at the end of the engine’s turn', async () => {
+    const written = handshake<string>();
+    const controller = new AbortController();
+    const running = host.exec({
+      runtime: 'engine-faults',
+      body: 'wait',
+      signal: controller.signal,
+      sinks: { write: (_channel, chunk) => written.resolve(chunk) },
+    });
+    expect(await written.promise).toBe('waiting');
+    controller.abort();
+    expect((await running).channels.out?.text).toBe('waiting');
   });
 
   it('keeps exactly what the service saw of a flood whose engine was killed mid-run', async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { listProcIds, readProcFile, readProcRow } from './proc-table.js';
 
 /** A living process found by the marker in its environment. */
 export interface MarkedProcess {
@@ -16,20 +16,13 @@ export interface MarkedProcess {
 export function findMarkedProcesses(name: string, value: string): MarkedProcess[] {
   const needle = `\0${name}=${value}\0`;
   const found: MarkedProcess[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return found;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const environ = read(`/proc/${entry}/environ`);
-    if (environ === undefined || !`\0${environ}`.includes(needle) || isZombie(entry)) continue;
-    found.push({
-      pid: Number(entry),
-      command: (read(`/proc/${entry}/cmdline`) ?? '').split('\0').filter(Boolean).join(' '),
-    });
+  for (const pid of listProcIds()) {
+    if (pid === process.pid) continue;
+    const environ = readProcFile(`/proc/${pid}/environ`);
+    if (environ === undefined || !`\0${environ}`.includes(needle)) continue;
+    // Gone, exited or dead since its environ was read: nothing alive to report.
+    if (readProcRow(pid)?.zombie !== false) continue;
+    found.push({ pid, command: (readProcFile(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean).join(' ') });
   }
   return found;
 }
@@ -42,19 +35,5 @@ export function killProcesses(processes: readonly MarkedProcess[]): void {
     } catch {
       // Gone already, or not ours to kill.
     }
-  }
-}
-
-function isZombie(pid: string): boolean {
-  const stat = read(`/proc/${pid}/stat`) ?? '';
-  const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-  return state === 'Z' || state === 'X' || stat === '';
-}
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
   }
 }

@@ -18,18 +18,22 @@ export interface ProcRow {
  */
 export function readProcTable(): Map<number, ProcRow> {
   const table = new Map<number, ProcRow>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return table;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const row = readProcRow(Number(entry));
+  for (const pid of listProcIds()) {
+    const row = readProcRow(pid);
     if (row !== undefined) table.set(row.pid, row);
   }
   return table;
+}
+
+/** The pid of every process `/proc` lists (marked-processes.ts reads their environs); none where it cannot be read. */
+export function listProcIds(): number[] {
+  try {
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** One process's row, or undefined when it is gone. */

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
+import { scratchDir } from '../../helpers/scratch.js';
 import { zooDirs } from '../../helpers/zoo.js';
 
 const BUNDLE = new URL('../../../dist/worker/thread-root.js', import.meta.url).href;
@@ -25,6 +28,23 @@ describe.each(['thread', 'process'] as const)("an executor thread's start path (
     const out = await host.exec({ runtime: 'framework-copy', body: 'x' });
     expect(out.result).toEqual({ status: 200 });
     expect(JSON.parse(out.channels.out!.text)).toEqual({ framework: BUNDLE, shared: true });
+  });
+});
+
+// A leaf outside any node_modules that holds this package (a linked local leaf) gets the
+// framework through the resolve hook (worker/framework-resolve-hook.ts), under the thread's
+// conditions: the same bundle.
+describe('a linked local leaf in a thread started on the bundle', () => {
+  it('gets the bundled framework too', async () => {
+    const dir = join(scratchDir('linked-leaf'), 'exec-framework-copy');
+    cpSync(zooDirs('host/exec-framework-copy')[0]!, dir, { recursive: true });
+    const host = await createHost({ isolation: 'thread', packageDirs: [dir] });
+    try {
+      const out = await host.exec({ runtime: 'framework-copy', body: 'x' });
+      expect(JSON.parse(out.channels.out!.text)).toEqual({ framework: BUNDLE, shared: true });
+    } finally {
+      await host.close();
+    }
   });
 });
 

@@ -25,21 +25,28 @@ async function prepare(): Promise<void> {
   try {
     await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b'], { cwd: ROOT });
   } catch (error) {
-    const output = (error as { stdout?: string }).stdout ?? String(error);
-    // The files tsc refused, and any source edited after its output was last written.
-    const refused = [...output.matchAll(/^(\S+\.ts)\(\d+,\d+\)/gm)].map((match) => match[1]!);
-    const stale = [...new Set([...refused, ...staleSources()])];
-    throw new Error(
-      `@plurnk/plurnk-execs tests: \`tsc -b\` failed, so dist/ is older than src/ and threads would run old code.\n` +
-        `${output.trim()}\nStale or unbuilt: ${stale.length > 0 ? stale.join(', ') : 'none found'}\n` +
-        'Fix the build errors above, then run the tests again.',
-      { cause: error },
-    );
+    throw buildFailed(error);
   }
+  // Threads start on the bundle of their start path (scripts/bundle-thread.js): rebuilt from what tsc wrote.
+  await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'bundle-thread.js')], { cwd: ROOT });
   const missing = missingInterpreters();
   if (missing.length > 0) {
     console.warn(`Interpreters not on PATH (their tests take the "unavailable" branch or skip): ${missing.join(', ')}`);
   }
+}
+
+/** Why `tsc -b` failed, naming the files whose output is stale. */
+function buildFailed(error: unknown): Error {
+  const output = (error as { stdout?: string }).stdout ?? String(error);
+  // The files tsc refused, and any source edited after its output was last written.
+  const refused = [...output.matchAll(/^(\S+\.ts)\(\d+,\d+\)/gm)].map((match) => match[1]!);
+  const stale = [...new Set([...refused, ...staleSources()])];
+  return new Error(
+    `@plurnk/plurnk-execs tests: \`tsc -b\` failed, so dist/ is older than src/ and threads would run old code.\n` +
+      `${output.trim()}\nStale or unbuilt: ${stale.length > 0 ? stale.join(', ') : 'none found'}\n` +
+      'Fix the build errors above, then run the tests again.',
+    { cause: error },
+  );
 }
 
 /** Every `src/**.ts` whose compiled `.js` is missing or older (the leaves compile to their own dist/). */

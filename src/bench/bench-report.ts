@@ -35,6 +35,8 @@ export interface ScenarioReport {
   readonly name: string;
   readonly rows: BenchRow[];
   readonly notes: string[];
+  /** Why the scenario stopped before its rows were measured (it threw): itself a finding. */
+  readonly failed?: string;
 }
 
 /** Everything `runBench` measured, with the machine it ran on. */

@@ -3,7 +3,7 @@ import type { BenchReport, BenchRow, Stat } from './bench-report.js';
 /**
  * Renders a report as a Markdown table (readable in a terminal, pasteable into
  * docs/performance.md): one line per row with median (p95) of subject and baseline, the
- * ratio, and the target with ✅/❌. Notes follow each scenario's rows.
+ * ratio, and the target with ✅/❌; a scenario that failed gets a row saying why. Notes follow.
  */
 export function formatBenchTable(report: BenchReport): string {
   const { machine } = report;
@@ -15,6 +15,10 @@ export function formatBenchTable(report: BenchReport): string {
   ];
   for (const scenario of report.scenarios) {
     for (const row of scenario.rows) lines.push(formatRow(scenario.name, row));
+  }
+  for (const scenario of report.scenarios) {
+    if (scenario.failed !== undefined)
+      lines.push(`| ${scenario.name} | **failed**: ${scenario.failed} |  |  |  |  |  |`);
   }
   for (const scenario of report.scenarios) {
     for (const note of scenario.notes) lines.push('', `- ${scenario.name}: ${note}`);

@@ -67,7 +67,17 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchReport>
   const startedAt = new Date();
   const loadBefore = loadavg()[0]!;
   const scenarios: ScenarioReport[] = [];
-  for (const name of selected) scenarios.push(await BENCH_SCENARIOS[name](context));
+  for (const name of selected) {
+    // One scenario that fails (a host that refused a run under load, say) is reported as such;
+    // the others are still measured: a full run takes half an hour.
+    try {
+      scenarios.push(await BENCH_SCENARIOS[name](context));
+    } catch (error) {
+      const failed = error instanceof Error ? error.message : String(error);
+      progress(`${name}: failed: ${failed}`);
+      scenarios.push({ name, rows: [], notes: [], failed });
+    }
+  }
   const report: BenchReport = {
     machine: {
       cores: cpus().length,

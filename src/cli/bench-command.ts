@@ -29,8 +29,9 @@ export const benchCommand: Command = {
     );
     if (values.help) return (void io.stdout.write(USAGE), EXIT.ok);
     const isolation = parseIsolation('bench', values.isolation as string | undefined);
+    let report;
     try {
-      await runBench({
+      report = await runBench({
         scenarios: positionals,
         json: values.json === true,
         quick: values.quick === true,
@@ -44,6 +45,7 @@ export const benchCommand: Command = {
       if (isPlurnkExecsError(error, 'invalid-configuration')) throw new UsageError(`bench: ${error.message}`);
       throw error;
     }
-    return EXIT.ok;
+    // Every other scenario was measured and printed; the exit status says one was not.
+    return report.scenarios.some((scenario) => scenario.failed !== undefined) ? EXIT.failed : EXIT.ok;
   },
 };

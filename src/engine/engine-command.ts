@@ -67,9 +67,21 @@ export function permissionFlags(fsWrite: readonly string[], addons = false): str
   ];
 }
 
+/**
+ * A bench aid, not an option: with `PLURNK_EXECS_ENGINE_PROF_DIR` set in the service's
+ * environment, each engine writes V8's tick log there, one file per isolate (its main thread and
+ * each executor thread), for `node --prof-process`. `--cpu-prof` writes nothing under the
+ * permission model (it needs the inspector); V8's own log does, and is flushed when close() lets
+ * the engine exit.
+ */
+function profileFlags(): string[] {
+  const dir = process.env.PLURNK_EXECS_ENGINE_PROF_DIR;
+  return dir === undefined || dir === '' ? [] : ['--prof', `--logfile=${join(resolve(dir), 'engine-%p.log')}`];
+}
+
 /** The command that starts one engine: `unshare … node <flags> engine-entry.js` where a namespace can be had. */
 export function engineCommand(fsWrite: readonly string[], addons = false): EngineCommand {
-  const node = [...permissionFlags(fsWrite, addons), engineEntryPath()];
+  const node = [...permissionFlags(fsWrite, addons), ...profileFlags(), engineEntryPath()];
   const prefix = detectPidNamespace();
   if (prefix === null) return { file: process.execPath, args: node, pidNamespace: false, permissionModel: true };
   return { file: 'unshare', args: [...prefix, process.execPath, ...node], pidNamespace: true, permissionModel: true };

@@ -6,9 +6,10 @@ import { bootHost } from '../host/boot-host.js';
 import type { EmbeddingSinks, Host } from '../host/host-types.js';
 import { liveOwners } from '../host/ports/live-claims.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
-import type { EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
+import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
 import { sweepNamespace } from './namespace-sweep.js';
+import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
 import { trackStateChanges } from './state-changes.js';
 
@@ -25,8 +26,15 @@ const channel = openFrameChannel(
   () => process.exit(70),
 );
 socket.on('close', () => process.exit(0));
+/** Forwarded sink calls, one frame a turn (sink-batch.ts). */
+const batch = new SinkBatch((frame) => void channel.send(frame));
+/** Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the engine's order. */
+function send(message: EngineMessage): boolean {
+  batch.flush();
+  return channel.send(message);
+}
 // Measured before any leaf is loaded, so no leaf can have changed what these say.
-channel.send({ t: 'hello', pid: process.pid, permissionModel: 'permission' in process });
+send({ t: 'hello', pid: process.pid, permissionModel: 'permission' in process });
 
 let host: Host | undefined;
 const runs = new Map<number, { controller: AbortController }>();
@@ -54,7 +62,7 @@ async function onMessage(message: ServiceMessage): Promise<void> {
     }
     case 'close':
       await host?.close().catch(() => {});
-      channel.send({ t: 'closed' });
+      send({ t: 'closed' });
       socket.end(() => process.exit(0));
       return;
   }
@@ -62,18 +70,18 @@ async function onMessage(message: ServiceMessage): Promise<void> {
 
 async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
-  setInterval(() => channel.send({ t: 'heartbeat' }), message.heartbeatMs).unref();
+  setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {
     host = await bootHost(message.discovery as Parameters<typeof bootHost>[0], {
       ...message.options,
-      onProbe: (tag, availability) => channel.send({ t: 'probe', tag, availability }),
+      onProbe: (tag, availability) => send({ t: 'probe', tag, availability }),
     });
     const state = engineState(host);
     // Recorded as sent, so the first outcome repeats it only if it changed since.
     changedState(state);
-    channel.send({ t: 'booted', state });
+    send({ t: 'booted', state });
   } catch (error) {
-    channel.send({ t: 'boot-failed', error: wireError(error) });
+    send({ t: 'boot-failed', error: wireError(error) });
   }
   sweep();
 }
@@ -85,13 +93,9 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
   const { interact, entry, ...fields } = request;
   const sinks: EmbeddingSinks = {
     write: (channelName, chunk, mimetype) =>
-      void channel.send({
-        t: 'sink',
-        id,
-        call: mimetype === undefined ? ['write', channelName, chunk] : ['write', channelName, chunk, mimetype],
-      }),
-    setState: (channelName, state) => void channel.send({ t: 'sink', id, call: ['setState', channelName, state] }),
-    emit: (notice) => void channel.send({ t: 'sink', id, call: ['emit', notice] }),
+      batch.add(id, mimetype === undefined ? ['write', channelName, chunk] : ['write', channelName, chunk, mimetype]),
+    setState: (channelName, state) => batch.add(id, ['setState', channelName, state]),
+    emit: (notice) => batch.add(id, ['emit', notice]),
     ...(interact ? { interact: (req) => ask(id, 'interact', [req]) as never } : {}),
     ...(entry ? { entry: (path, content, opts) => ask(id, 'entry', [path, content, opts]) as never } : {}),
   };
@@ -99,11 +103,9 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
     if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
     const { outcome, lengths } = stripForwardedText(await host.exec({ ...fields, signal: controller.signal, sinks }));
     const state = changedState(engineState(host));
-    channel.send(
-      state === undefined ? { t: 'outcome', id, outcome, lengths } : { t: 'outcome', id, outcome, lengths, state },
-    );
+    send(state === undefined ? { t: 'outcome', id, outcome, lengths } : { t: 'outcome', id, outcome, lengths, state });
   } catch (error) {
-    channel.send({ t: 'exec-error', id, error: wireError(error) });
+    send({ t: 'exec-error', id, error: wireError(error) });
   } finally {
     runs.delete(id);
     sweep();
@@ -113,9 +115,9 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
 async function effect(id: number, tag: string, target: string | null): Promise<void> {
   try {
     if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
-    channel.send({ t: 'effect', id, effect: await host.effect(tag, target) });
+    send({ t: 'effect', id, effect: await host.effect(tag, target) });
   } catch (error) {
-    channel.send({ t: 'effect-error', id, error: wireError(error) });
+    send({ t: 'effect-error', id, error: wireError(error) });
   }
 }
 
@@ -124,19 +126,28 @@ function ask(id: number, name: 'interact' | 'entry', args: unknown[]): Promise<u
   const call = nextAsk++;
   return new Promise((resolve, reject) => {
     asks.set(call, { resolve, reject });
-    if (!channel.send({ t: 'sink-request', id, call, name, args })) {
+    if (!send({ t: 'sink-request', id, call, name, args })) {
       asks.delete(call);
       reject(new Error('the service is gone'));
     }
   });
 }
 
+/** How long after a run's end its namespace sweep waits, gathering the ends of the runs that follow. */
+const SWEEP_DELAY_MS = 50;
+let sweepTimer: NodeJS.Timeout | undefined;
+
 /**
- * At each run's end (and the boot's), whatever in the namespace belongs to no live run, call or
- * thread dies — a leftover daemon of this run or an earlier one — while other runs go on.
+ * Soon after each run's end (and the boot's), whatever in the namespace belongs to no live run,
+ * call or thread dies — a leftover daemon of this run or an earlier one — while other runs go on.
+ * Off the outcome's path and once for the runs that ended within {@link SWEEP_DELAY_MS}: a
+ * `/proc` sweep at every run's end was the largest part of the engine's own time per no-op EXEC.
  */
 function sweep(): void {
-  sweepNamespace(liveOwners);
+  sweepTimer ??= setTimeout(() => {
+    sweepTimer = undefined;
+    sweepNamespace(liveOwners);
+  }, SWEEP_DELAY_MS);
 }
 
 function engineState(booted: Host): EngineState {

@@ -44,8 +44,11 @@ export const SinkCallSchema = v.union([
   v.tuple([v.literal('setState'), Text, ChannelStateSchema]),
   v.tuple([v.literal('emit'), NoticeSchema]),
 ]);
-/** One forwarded sink call. */
-export type SinkCall = v.InferOutput<typeof SinkCallSchema>;
+/** One forwarded sink call (a write's mimetype is left out when the leaf gave none). */
+export type SinkCall =
+  | ['write', string, string, string?]
+  | ['setState', string, v.InferOutput<typeof ChannelStateSchema>]
+  | ['emit', v.InferOutput<typeof NoticeSchema>];
 
 /** Every frame the engine may send. */
 export const EngineMessageSchema = v.variant('t', [
@@ -56,7 +59,11 @@ export const EngineMessageSchema = v.variant('t', [
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
   v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
   v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),
-  v.strictObject({ t: v.literal('sink'), id: Id, call: SinkCallSchema }),
+  /** The sink calls of one event-loop turn, every run's, in order (sink-batch.ts). */
+  v.strictObject({
+    t: v.literal('sinks'),
+    calls: v.pipe(v.array(v.strictTuple([Id, SinkCallSchema])), v.minLength(1)),
+  }),
   v.strictObject({
     t: v.literal('sink-request'),
     id: Id,

@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { deserialize, serialize } from 'node:v8';
+import { DefaultSerializer, deserialize } from 'node:v8';
 
 /** What a frame channel reports when the other side sent something it cannot read. */
 export type CorruptHandler = (why: string) => void;
@@ -76,10 +76,7 @@ export function openFrameChannel(
     send(value) {
       if (broken || stream.destroyed || !stream.writable) return false;
       try {
-        const body = serialize(value);
-        const head = Buffer.alloc(HEADER_BYTES);
-        head.writeUInt32BE(body.length, 0);
-        stream.write(Buffer.concat([head, body]));
+        stream.write(serializeFrame(value));
         return true;
       } catch {
         return false;
@@ -91,4 +88,20 @@ export function openFrameChannel(
       stream.destroy();
     },
   };
+}
+
+const NO_LENGTH = new Uint8Array(HEADER_BYTES);
+
+/**
+ * One frame in one buffer, as `v8.serialize` would write the body but with room for the length
+ * in front: joining a header to the serialized body copied every frame once more.
+ */
+function serializeFrame(value: unknown): Buffer {
+  const serializer = new DefaultSerializer();
+  serializer.writeRawBytes(NO_LENGTH);
+  serializer.writeHeader();
+  serializer.writeValue(value);
+  const frame = serializer.releaseBuffer();
+  frame.writeUInt32BE(frame.length - HEADER_BYTES, 0);
+  return frame;
 }

@@ -188,7 +188,10 @@ class ProcessHost implements Host {
   /** Every validated frame after boot: sink calls and outcomes go to their run, effects to their caller. */
   private receive(message: EngineMessage): void {
     switch (message.t) {
-      case 'sink':
+      case 'sinks':
+        // In the engine's order, across runs; a run that ended (or an engine that failed) takes no more.
+        for (const [id, call] of message.calls) this.relays.get(id)?.sink(call);
+        return;
       case 'sink-request':
       case 'exec-error':
         return this.relays.get(message.id)?.receive(message);

@@ -8,12 +8,12 @@ import type { ParsedExecRequest } from '../host/dispatch/exec-request.js';
 import { hostFailure } from '../host/host-problems.js';
 import type { ExecOutcome } from '../host/host-types.js';
 import { SeenRun } from './crashed-run.js';
-import type { EngineMessage } from './engine-protocol.js';
+import type { EngineMessage, SinkCall } from './engine-protocol.js';
 import type { EngineEnd, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
 import { restoreForwardedText } from './forwarded-text.js';
 
-type RunMessage = Extract<EngineMessage, { t: 'sink' | 'sink-request' | 'outcome' | 'exec-error' }>;
+type RunMessage = Extract<EngineMessage, { t: 'sink-request' | 'outcome' | 'exec-error' }>;
 
 const EntryArgsSchema = v.tuple([
   v.string(),
@@ -83,15 +83,19 @@ export class RunRelay {
       this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
   }
 
+  /** One forwarded write, setState or emit, in the leaf's order: seen (and budgeted), then handed to the service's sink. */
+  sink(call: SinkCall): void {
+    if (this.done) return;
+    this.seen.apply(call);
+    if (this.seen.bytes > this.maxBytes)
+      return this.engine.fail(`more than ${this.maxBytes} bytes of sink calls for one run`);
+    const [name, ...args] = call;
+    this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
+  }
+
   receive(message: RunMessage): void {
     if (this.done) return;
-    if (message.t === 'sink') {
-      this.seen.apply(message.call);
-      if (this.seen.bytes > this.maxBytes)
-        return this.engine.fail(`more than ${this.maxBytes} bytes of sink calls for one run`);
-      const [name, ...args] = message.call;
-      this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
-    } else if (message.t === 'sink-request') void this.answer(message);
+    if (message.t === 'sink-request') void this.answer(message);
     else if (message.t === 'outcome') {
       const outcome = restoreForwardedText(message.outcome as ExecOutcome, message.lengths, this.seen);
       if (outcome === undefined) return this.engine.fail('an outcome whose text is not what its run forwarded');

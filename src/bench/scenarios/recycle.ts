@@ -3,6 +3,7 @@ import type { Host, RecyclePolicy } from '../../host/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { sampleInterleaved, toMicros } from '../sample.js';
+import { timeBareWorker, timeExecutorThread } from '../thread-start.js';
 
 /** Idle time before each latency sample: long enough for a spare to start, load and warm up on a busy 2-core machine. */
 const GAP_MS = 500;
@@ -10,8 +11,9 @@ const GAP_MS = 500;
 /**
  * Scenario 5. The latency of a no-op run in the thread that replaced a retired one
  * (`'each-run'`, after an idle gap so the spare had time to warm) against a run in a warm
- * reused thread (`'never'`, same gap). Then runs per second of one tag, back to back, under
- * `'each-run'`, `{ afterRuns: 100 }` and `'never'`.
+ * reused thread (`'never'`, same gap). Then one executor thread's start (what every
+ * `'each-run'` run consumes) against a bare worker's; then runs per second of one tag, back to
+ * back, under `'each-run'`, `{ afterRuns: 100 }` and `'never'`.
  */
 export async function benchRecycle(context: BenchContext): Promise<ScenarioReport> {
   const discovery = await discoverFixtures('exec-noop');
@@ -41,6 +43,29 @@ export async function benchRecycle(context: BenchContext): Promise<ScenarioRepor
     } finally {
       await Promise.all([fresh.close(), warm.close()]);
     }
+  }
+
+  {
+    const entry = [...discovery.registry.values()][0]!;
+    const boot = { tag: entry.runtime, glyph: entry.glyph, entryUrl: entry.entryUrl };
+    const rounds = context.quick ? 2 : 10;
+    const starts = { executor: [] as number[], bare: [] as number[] };
+    context.progress(`recycle: ${rounds * 2} executor thread starts and as many bare workers, alternating`);
+    await timeExecutorThread(boot);
+    await timeBareWorker();
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < 2; i++) starts.executor.push(await timeExecutorThread(boot));
+      for (let i = 0; i < 2; i++) starts.bare.push(await timeBareWorker());
+    }
+    const subject = summarize(starts.executor);
+    const baseline = summarize(starts.bare);
+    rows.push({
+      name: "a thread's start: new executor thread (no-op leaf) until warm",
+      unit: 'ms',
+      subject,
+      baseline: { name: 'bare worker posting once', stat: baseline },
+      ratio: subject.median / baseline.median,
+    });
   }
 
   const policies: [string, RecyclePolicy][] = [

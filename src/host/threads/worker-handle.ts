@@ -20,6 +20,7 @@ import { newRunMarker } from '../../runtime/run-marker.js';
 import { isOutOfMemory } from './out-of-memory.js';
 import { IdleLoadMeter } from './idle-load.js';
 import { TaskChannel } from './task-channel.js';
+import { refuseBundle, threadExecArgv } from './thread-bundle.js';
 
 export { MalformedReplyError } from './task-channel.js';
 
@@ -156,26 +157,40 @@ export class WorkerHandle {
     return this.tasks.loaded;
   }
 
-  /** The pool of one thread; a pool that cannot start leaves the thread's claims closed. */
+  /**
+   * The pool of one thread, on the bundled start path when it can be had (thread-bundle.ts); a
+   * pool that cannot start leaves the thread's claims closed.
+   */
   private startPool(spec: WorkerSpec): Piscina<ThreadOpen<MessagePort>, void> {
     try {
-      return new Piscina({
-        filename: workerEntryPath(),
-        minThreads: 1,
-        maxThreads: 1,
-        idleTimeout: Infinity,
-        concurrentTasksPerWorker: 1,
-        // Sync atomics freeze an idle thread: its timers, ports and child events stop.
-        atomics: 'disabled',
-        recordTiming: false,
-        workerData: { ...spec.boot, marker: this.marker },
-        env: spec.env,
-        ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
-      });
+      try {
+        return this.newPool(spec, threadExecArgv());
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+        refuseBundle();
+        return this.newPool(spec, undefined);
+      }
     } catch (error) {
       this.strayGroups.close();
       throw error;
     }
+  }
+
+  private newPool(spec: WorkerSpec, execArgv: string[] | undefined): Piscina<ThreadOpen<MessagePort>, void> {
+    return new Piscina({
+      filename: workerEntryPath(),
+      minThreads: 1,
+      maxThreads: 1,
+      idleTimeout: Infinity,
+      concurrentTasksPerWorker: 1,
+      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
+      atomics: 'disabled',
+      recordTiming: false,
+      workerData: { ...spec.boot, marker: this.marker },
+      env: spec.env,
+      ...(execArgv ? { execArgv } : {}),
+      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
+    });
   }
 
   /** Where the thread is in its life. */

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { summarize, target } from '../../../src/bench/bench-report.js';
-import { formatBenchTable, runBench, type BenchReport } from '../../../src/bench/index.js';
+import { BENCH_SCENARIOS, formatBenchTable, runBench, type BenchReport } from '../../../src/bench/index.js';
 import { isPlurnkExecsError } from '../../../src/index.js';
 
 // The benchmarks themselves never run in the test suite; these cover what turns samples
@@ -54,6 +54,30 @@ describe('benchmark report', () => {
       '| dispatch | host.exec() | 12.0 µs (13.8) | bare port | 5.00 µs (5.90) | 2.40× | ❌ <= 2× |',
     );
     expect(table).toContain('- dispatch: a note');
+  });
+
+  describe('a scenario that fails', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it('is reported with why, and the scenarios after it still run', async () => {
+      vi.spyOn(BENCH_SCENARIOS, 'flood').mockRejectedValue(new Error('flood: the no-op run failed: 500'));
+      const load = vi
+        .spyOn(BENCH_SCENARIOS, 'load')
+        .mockResolvedValue({ name: 'load', rows: [{ name: 'r', unit: 'ms', subject: summarize([1]) }], notes: [] });
+      let table = '';
+      const report = await runBench({
+        scenarios: ['flood', 'load'],
+        write: (text) => (table = text),
+        progress: () => {},
+      });
+      expect(load).toHaveBeenCalledOnce();
+      expect(report.scenarios.map((scenario) => [scenario.name, scenario.failed])).toEqual([
+        ['flood', 'flood: the no-op run failed: 500'],
+        ['load', undefined],
+      ]);
+      expect(table).toContain('| flood | **failed**: flood: the no-op run failed: 500 |');
+      expect(table).toContain('| load | r | 1.00 ms |');
+    });
   });
 
   it('rejects an unknown scenario before running anything', async () => {

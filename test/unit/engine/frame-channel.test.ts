@@ -33,6 +33,22 @@ describe('the framed channel between the service and its engine', () => {
     expect(corrupt).toEqual([]);
   });
 
+  it('writes each value as one buffer: its length, then exactly what v8.serialize writes', () => {
+    const stream = new PassThrough();
+    const written: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => void written.push(chunk));
+    const channel = openFrameChannel(
+      stream,
+      1024,
+      () => {},
+      () => {},
+    );
+    const value = { t: 'sinks', calls: [[1, ['write', 'out', 'é'.repeat(40)]]] };
+    expect(channel.send(value)).toBe(true);
+    expect(channel.send('x')).toBe(true);
+    expect(written).toEqual([frame(value), frame('x')]);
+  });
+
   it('reports bytes V8 cannot read once, instead of throwing, and reads nothing after them', () => {
     const { stream, frames, corrupt } = reader();
     const garbage = Buffer.alloc(12);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { permissionFlags } from '../../../src/engine/engine-command.js';
+import { engineCommand, engineEntryPath, permissionFlags } from '../../../src/engine/engine-command.js';
 
 describe('permissionFlags', () => {
   it('turns the permission model on with reads, the given write directories, threads and children', () => {
@@ -36,5 +36,23 @@ describe('permissionFlags', () => {
     // Node 20 has no --allow-net (passing it is a bad option); Node ≥ 25 refuses a leaf's sockets
     // without it, and the engine's own channel (a net.Socket over a Unix socketpair).
     expect(permissionFlags([]).includes('--allow-net')).toBe(process.allowedNodeEnvironmentFlags.has('--allow-net'));
+  });
+});
+
+describe('engineCommand under PLURNK_EXECS_ENGINE_PROF_DIR (a bench aid)', () => {
+  it('adds V8’s tick log into that directory, before the entry, and nothing without it', () => {
+    const saved = process.env.PLURNK_EXECS_ENGINE_PROF_DIR;
+    try {
+      delete process.env.PLURNK_EXECS_ENGINE_PROF_DIR;
+      expect(engineCommand(['/tmp']).args.filter((arg) => /--prof|--logfile|--cpu-prof/.test(arg))).toEqual([]);
+      process.env.PLURNK_EXECS_ENGINE_PROF_DIR = '/tmp/engine-prof';
+      const { args } = engineCommand(['/tmp']);
+      const at = args.indexOf('--prof');
+      expect(args.slice(at, at + 2)).toEqual(['--prof', '--logfile=/tmp/engine-prof/engine-%p.log']);
+      expect(args.at(-1)).toBe(engineEntryPath());
+    } finally {
+      if (saved === undefined) delete process.env.PLURNK_EXECS_ENGINE_PROF_DIR;
+      else process.env.PLURNK_EXECS_ENGINE_PROF_DIR = saved;
+    }
   });
 });

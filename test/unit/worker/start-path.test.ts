@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 
@@ -48,11 +49,15 @@ await lastSeen;
 parentPort.postMessage(loaded);
 `;
 
-/** The module URLs an executor thread for the no-op leaf loads before it can answer a task. */
-async function loadedAtStart(): Promise<string[]> {
+/**
+ * The module URLs an executor thread for the no-op leaf loads before it can answer a task,
+ * started as the host starts it on the bundle of its start path (`bundled`), or without it.
+ */
+async function loadedAtStart(bundled: boolean): Promise<string[]> {
   const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(THREAD)}`), {
     // As the host boots it: with the thread's run marker (the host makes it).
     workerData: { tag: 'noop', glyph: 'x', entryUrl: LEAF, marker: 'start-path-test' },
+    ...(bundled ? { execArgv: [...process.execArgv, '--conditions=plurnk-execs-thread'] } : {}),
   });
   try {
     return await new Promise<string[]>((resolve, reject) => {
@@ -80,8 +85,8 @@ const HOST_ONLY_DISCOVERY = [
 ].map((name) => new URL(`discovery/${name}.js`, DIST).href);
 
 describe("an executor thread's start path (worker entry, task handler, a leaf importing the package root)", () => {
-  it('loads neither the host half, nor the discovery scanner, nor what its leaf does not need', async () => {
-    const loaded = await loadedAtStart();
+  it('without the bundle, loads neither the host half, nor the discovery scanner, nor what its leaf does not need', async () => {
+    const loaded = await loadedAtStart(false);
     const own = loaded.filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
     // The recording saw the whole path: the handler, the package root the leaf imports, the leaf.
     expect(own).toEqual(expect.arrayContaining(['worker/task-handler.js', 'index.js']));
@@ -95,4 +100,23 @@ describe("an executor thread's start path (worker entry, task handler, a leaf im
     // A thread is handed its run marker; generating one is the host's (node:crypto alone costs a new thread ~5 ms on Node 26).
     expect(loaded).not.toContain('node:crypto');
   });
+
+  it('on the bundle (as the host starts it) is the entry, the bundle and its shared chunk, and the leaf', async () => {
+    const loaded = await loadedAtStart(true);
+    const own = loaded.filter((url) => url.startsWith(DIST)).map((url) => url.slice(DIST.length));
+    expect(loaded).toContain(LEAF);
+    // One copy of the framework: the leaf's import resolved to the bundle, so the package root's modules never load.
+    expect(own[0]).toBe('worker/worker-entry.js');
+    expect(own.slice(1).sort()).toEqual(['worker/thread-root.js', ...chunksImportedBy('worker/thread-root.js')].sort());
+    // Code only discover() or a linked local leaf needs stays in chunks of its own, unloaded.
+    expect(own.filter((path) => /thread-chunk-(discover|framework-resolve-hook)-/.test(path))).toEqual([]);
+    expect(loaded).not.toContain('node:crypto');
+  });
 });
+
+/** The chunks `file` (under dist/) imports statically. */
+function chunksImportedBy(file: string): string[] {
+  const source = readFileSync(new URL(file, DIST), 'utf8');
+  const dir = file.slice(0, file.lastIndexOf('/') + 1);
+  return [...source.matchAll(/^import [^;]*?from "\.\/(thread-chunk-[^"]+)";$/gm)].map((match) => dir + match[1]!);
+}

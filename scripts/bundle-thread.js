@@ -1,0 +1,38 @@
+// Bundles an executor thread's start path (scripts/thread-root.js) into dist/worker/thread-root.js
+// after `tsc -b`: Node's module loader costs a thread ~1 ms per module (71 of them), and valibot is
+// tree-shaken to what the thread uses (docs/performance.md, "A thread's start in one module").
+// Code only `discover()` loads stays in a chunk of its own, loaded on first call. The inputs
+// modules of dist/ are listed beside the bundle: the host uses the bundle only while none is newer
+// (src/host/threads/thread-bundle.ts), so a `tsc -b` alone never leaves threads on stale code.
+// (valibot's copy in the bundle is the bundle's own: where npm puts valibot does not matter.)
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rolldown } from 'rolldown';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const OUT = join(ROOT, 'dist', 'worker');
+const CHUNK = /^thread-chunk-.*\.js$/;
+
+for (const name of readdirSync(OUT)) if (CHUNK.test(name)) rmSync(join(OUT, name));
+const bundle = await rolldown({
+  input: { 'thread-root': join(ROOT, 'scripts', 'thread-root.js') },
+  platform: 'node',
+  external: [/^node:/],
+  logLevel: 'warn',
+});
+const { output } = await bundle.write({
+  dir: OUT,
+  format: 'esm',
+  entryFileNames: '[name].js',
+  chunkFileNames: 'thread-chunk-[name]-[hash].js',
+  sourcemap: false,
+  banner:
+    '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
+});
+await bundle.close();
+const inputs = new Set();
+for (const chunk of output)
+  if (chunk.type === 'chunk')
+    for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
+writeFileSync(join(OUT, 'thread-root.inputs.json'), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);

@@ -1,0 +1,44 @@
+import { Worker } from 'node:worker_threads';
+import type { WorkerBoot } from '../contracts/protocol.js';
+import { WorkerHandle } from '../host/threads/worker-handle.js';
+
+/** What a bare worker runs: post once, then stay until terminated (as an executor thread does). */
+const BARE = "require('node:worker_threads').parentPort.postMessage(0); setInterval(() => {}, 1 << 30);";
+
+/**
+ * Starts one executor thread for `boot` as the host does (a {@link WorkerHandle}: piscina, the
+ * worker entry, the guards, the leaf loaded, the warm-up runs) and returns the ms until it was
+ * warm, i.e. ready for a run. Ending the thread is not timed.
+ */
+export async function timeExecutorThread(boot: WorkerBoot): Promise<number> {
+  const start = performance.now();
+  const thread = new WorkerHandle({ boot, env: threadEnv() });
+  try {
+    await thread.warmUp();
+    if (!thread.alive) throw new Error(`bench: the executor thread died while it started: ${thread.deathReason}`);
+    return performance.now() - start;
+  } finally {
+    await thread.terminate();
+  }
+}
+
+/** A bare worker thread that posts once: ms from `new Worker` to its message. Ending it is not timed. */
+export async function timeBareWorker(): Promise<number> {
+  const start = performance.now();
+  const worker = new Worker(BARE, { eval: true });
+  try {
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    return performance.now() - start;
+  } finally {
+    await worker.terminate();
+  }
+}
+
+function threadEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}

@@ -1,0 +1,66 @@
+import type { SinkCall } from './engine-protocol.js';
+
+/**
+ * Estimated bytes at which a batch is sent at once: well under the smallest engine frame bound
+ * (engine-limits.ts, at least 4 MiB), yet large enough that a frame's fixed cost is small.
+ */
+export const SINK_BATCH_BYTES = 1024 * 1024;
+
+/** One batch on the wire: `[run id, call]` in the order the engine's thread host accepted them. */
+export interface SinkBatchFrame {
+  t: 'sinks';
+  calls: [number, SinkCall][];
+}
+
+/**
+ * Gathers the sink calls the engine forwards in one event-loop turn — every run's, in order —
+ * into one frame: one frame per call cost more than the bytes it carried (a 64 KiB write ran at
+ * 0.40× raw IPC, and a flood of one-character writes held the service's main thread for every
+ * other tag). The batch goes out at the end of the turn (`setImmediate`), before any other frame
+ * (`flush`, called by the engine's every send), or once it holds `maxBytes`. What it holds when
+ * the engine dies is lost; everything sent before is the service's.
+ */
+export class SinkBatch {
+  private calls: [number, SinkCall][] = [];
+  private bytes = 0;
+  private scheduled = false;
+  private readonly atTurnEnd = () => {
+    this.scheduled = false;
+    this.flush();
+  };
+
+  constructor(
+    private readonly send: (frame: SinkBatchFrame) => void,
+    private readonly maxBytes = SINK_BATCH_BYTES,
+  ) {}
+
+  /** Queues one call of run `id`: a call that would take the batch past its bound goes in the next one. */
+  add(id: number, call: SinkCall): void {
+    const size = estimateBytes(call);
+    if (this.calls.length > 0 && this.bytes + size > this.maxBytes) this.flush();
+    this.calls.push([id, call]);
+    this.bytes += size;
+    if (this.bytes >= this.maxBytes) return this.flush();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.atTurnEnd);
+    }
+  }
+
+  /** Sends what is queued, if anything: every other frame the engine sends goes after it. */
+  flush(): void {
+    if (this.calls.length === 0) return;
+    const calls = this.calls;
+    this.calls = [];
+    this.bytes = 0;
+    this.send({ t: 'sinks', calls });
+  }
+}
+
+/** A call's V8-serialized size, estimated: two bytes a character (a two-byte string) plus an envelope — a bound for text. */
+function estimateBytes(call: SinkCall): number {
+  const envelope = 32;
+  if (call[0] === 'write') return envelope + 2 * (call[1].length + call[2].length + (call[3]?.length ?? 0));
+  if (call[0] === 'setState') return envelope + 2 * (call[1].length + call[2].length);
+  return envelope + 2 * JSON.stringify(call[1]).length;
+}

@@ -1,0 +1,82 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { EngineMessageSchema, type SinkCall } from '../../../src/engine/engine-protocol.js';
+import { SinkBatch, type SinkBatchFrame } from '../../../src/engine/sink-batch.js';
+
+function batcher(maxBytes?: number) {
+  const frames: SinkBatchFrame[] = [];
+  const batch = new SinkBatch((frame) => void frames.push(frame), maxBytes);
+  return { frames, batch };
+}
+
+const write = (text: string) => ['write', 'out', text] as SinkCall;
+
+describe('the batch of sink calls the engine forwards', () => {
+  it('sends the calls of one turn, every run’s, as one frame in their order at the turn’s end', async () => {
+    const { frames, batch } = batcher();
+    batch.add(1, write('a'));
+    batch.add(2, ['setState', 'out', 'closed']);
+    batch.add(1, ['emit', { source: 'exec', kind: 'k', level: 'info' }]);
+    expect(frames).toEqual([]);
+    await nextTurn();
+    expect(frames).toEqual([
+      {
+        t: 'sinks',
+        calls: [
+          [1, write('a')],
+          [2, ['setState', 'out', 'closed']],
+          [1, ['emit', { source: 'exec', kind: 'k', level: 'info' }]],
+        ],
+      },
+    ]);
+    batch.add(1, write('b'));
+    await nextTurn();
+    expect(frames.map((frame) => frame.calls)).toEqual([expect.any(Array), [[1, write('b')]]]);
+  });
+
+  it('sends what it holds when flushed (before any other frame), and nothing when empty', async () => {
+    const { frames, batch } = batcher();
+    batch.flush();
+    batch.add(3, write('x'));
+    batch.flush();
+    expect(frames).toEqual([{ t: 'sinks', calls: [[3, write('x')]] }]);
+    await nextTurn();
+    expect(frames).toHaveLength(1);
+  });
+
+  it('splits a turn by bytes, never splitting or reordering a call, and sends a call larger than the bound alone', async () => {
+    const { frames, batch } = batcher(1000);
+    for (let i = 0; i < 10; i++) batch.add(1, write(`${i}`.padEnd(100, '.')));
+    batch.add(1, write('y'.repeat(2000)));
+    batch.add(1, write('z'));
+    await nextTurn();
+    const calls = frames.flatMap((frame) => frame.calls.map(([, call]) => call[2]));
+    expect(calls).toEqual([...Array.from({ length: 10 }, (_, i) => `${i}`.padEnd(100, '.')), 'y'.repeat(2000), 'z']);
+    expect(frames.length).toBeGreaterThan(2);
+    expect(frames.find((frame) => frame.calls.some(([, call]) => call[2] === 'y'.repeat(2000)))?.calls).toHaveLength(1);
+  });
+
+  it('is a frame the service accepts; one with a malformed call, a bad run id, or no call is refused whole', () => {
+    const ok = {
+      t: 'sinks',
+      calls: [
+        [0, write('a')],
+        [4, ['setState', 'out', 'errored']],
+      ],
+    };
+    expect(v.safeParse(EngineMessageSchema, ok).success).toBe(true);
+    for (const calls of [
+      [
+        [0, write('a')],
+        [0, ['write', 'out', 42]],
+      ],
+      [[-1, write('a')]],
+      [[0.5, write('a')]],
+      [[0, ['exit', 'out']]],
+      [[0, write('a'), 'extra']],
+      [],
+    ])
+      expect(v.safeParse(EngineMessageSchema, { t: 'sinks', calls }).success).toBe(false);
+  });
+});

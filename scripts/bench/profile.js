@@ -12,9 +12,9 @@ if (workload === undefined) {
   process.stderr.write(`Usage: npm run bench:profile -- <workload> [runs] [--out <dir>]\n\n${names.join('\n')}\n`);
   process.exit(2);
 }
-const { out, groups } = await runProfile({
+const { out, groups, engineLogs } = await runProfile({
   workload,
   ...(runs === undefined ? {} : { runs: Number(runs) }),
   ...(values.out === undefined ? {} : { out: values.out }),
 });
-process.stdout.write(`${formatProfile(workload, groups)}\nProfiles: ${out}\n`);
+process.stdout.write(`${formatProfile(workload, groups, engineLogs)}\nProfiles: ${out}\n`);

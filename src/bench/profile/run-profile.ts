@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,11 +34,14 @@ export interface ProfileGroup {
 /**
  * Runs one workload in a fresh Node process under `--cpu-prof` (its worker threads inherit the
  * flag, each writing its own profile) and summarizes the profiles by kind of thread: the
- * process's main thread, and its executor threads merged; only what the workload's runs took
+ * process's main thread, and its executor threads merged (an engine's isolates, in the process
+ * tier, write tick logs instead, summarized whole); only what the workload's runs took
  * counts (its windows), not start-up, idle gaps or close. Rejects with `invalid-configuration`
  * for an unknown workload, `boot-failed` when the profiled process fails.
  */
-export async function runProfile(options: ProfileOptions): Promise<{ out: string; groups: ProfileGroup[] }> {
+export async function runProfile(
+  options: ProfileOptions,
+): Promise<{ out: string; groups: ProfileGroup[]; engineLogs: EngineLog[] }> {
   const workload = PROFILE_WORKLOADS[options.workload as keyof typeof PROFILE_WORKLOADS];
   if (!Object.hasOwn(PROFILE_WORKLOADS, options.workload)) {
     throw new PlurnkExecsError(
@@ -51,7 +54,9 @@ export async function runProfile(options: ProfileOptions): Promise<{ out: string
   const child = spawn(
     process.execPath,
     ['--cpu-prof', `--cpu-prof-dir=${out}`, CHILD, options.workload, String(runs), options.cwd ?? process.cwd(), out],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    // An engine (the process tier) cannot write a .cpuprofile under its permission model; it
+    // writes V8's tick log per isolate here instead (engine/engine-command.ts).
+    { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, PLURNK_EXECS_ENGINE_PROF_DIR: out } },
   );
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   if (code !== 0) {
@@ -60,7 +65,42 @@ export async function runProfile(options: ProfileOptions): Promise<{ out: string
       `the profiled workload ${options.workload} ended with ${signal ?? `code ${code}`}: see its output above`,
     );
   }
-  return { out, groups: groupProfiles(out, child.pid!) };
+  return { out, groups: groupProfiles(out, child.pid!), engineLogs: summarizeEngineLogs(out) };
+}
+
+/** One engine isolate's tick log, as `node --prof-process` summarizes it. */
+export interface EngineLog {
+  readonly file: string;
+  /** The `[Summary]` block and the heaviest entries of the `[JavaScript]` and `[C++]` blocks. */
+  readonly summary: string;
+}
+
+/** Each engine tick log in `dir` (the process tier's workloads write them), summarized. */
+function summarizeEngineLogs(dir: string): EngineLog[] {
+  return readdirSync(dir)
+    .filter((name) => /^isolate-.*-engine-.*\.log$/.test(name))
+    .sort()
+    .map((file) => {
+      const processed = spawnSync(process.execPath, ['--prof-process', join(dir, file)], { encoding: 'utf8' });
+      return { file, summary: pickBlocks(processed.stdout ?? '') };
+    });
+}
+
+/** The first line, the whole `[Summary]` block, and the first entries of `[JavaScript]` and `[C++]`. */
+function pickBlocks(text: string): string {
+  const blocks = text.split(/\n\s*\n/);
+  const head = (name: string, rows: number) => {
+    const block = blocks.find((lines) => lines.trimStart().startsWith(`[${name}]`));
+    return block === undefined
+      ? []
+      : [
+          block
+            .split('\n')
+            .slice(0, rows + 2)
+            .join('\n'),
+        ];
+  };
+  return [blocks[0] ?? '', ...head('Summary', 10), ...head('JavaScript', 8), ...head('C++', 8)].join('\n\n');
 }
 
 /** Reads every profile in `dir`, merged by kind: the main thread of `mainPid`, its threads, and any other process's. */
@@ -86,8 +126,15 @@ function groupProfiles(dir: string, mainPid: number): ProfileGroup[] {
   }));
 }
 
-/** The summaries as markdown: per kind of thread, V8's buckets, the top functions and areas by self time. */
-export function formatProfile(workload: string, groups: readonly ProfileGroup[]): string {
+/**
+ * The summaries as markdown: per kind of thread, V8's buckets, the top functions and areas by
+ * self time; then each engine isolate's tick log summary (the whole run: a tick log has no window).
+ */
+export function formatProfile(
+  workload: string,
+  groups: readonly ProfileGroup[],
+  engineLogs: readonly EngineLog[] = [],
+): string {
   const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
   const table = (title: string, shares: readonly ProfileShare[]) => [
     `| self | ${title} |`,
@@ -107,5 +154,6 @@ export function formatProfile(workload: string, groups: readonly ProfileGroup[])
       '',
     );
   }
+  for (const log of engineLogs) lines.push(`### engine isolate: ${log.file}`, '', '```', log.summary, '```', '');
   return lines.join('\n');
 }

@@ -26,6 +26,18 @@ describe('runProfile', () => {
     expect(formatProfile('exec', groups)).toContain('### the process: worker threads');
   }, 60_000);
 
+  it("summarizes the engine's tick logs in the process tier, where no .cpuprofile can be written", async () => {
+    const out = mkdtempSync(join(tmpdir(), 'plurnk-execs-profile-test-'));
+    dirs.push(out);
+    const { groups, engineLogs } = await runProfile({ workload: 'exec-process', runs: 100, out });
+    // The service's own main thread is profiled as in the thread tier.
+    expect(groups.map((group) => group.name)).toContain('the process: main thread');
+    // The engine's main thread and its executor thread each wrote a log.
+    expect(engineLogs.length).toBeGreaterThanOrEqual(2);
+    expect(engineLogs[0]!.summary).toContain('[Summary]');
+    expect(formatProfile('exec-process', groups, engineLogs)).toContain(`### engine isolate: ${engineLogs[0]!.file}`);
+  }, 60_000);
+
   it('names the workloads when asked for one it does not have', async () => {
     await expect(runProfile({ workload: 'nope' })).rejects.toMatchObject({
       code: 'invalid-configuration',

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +50,7 @@ export async function runProfile(
     );
   }
   const out = options.out ?? mkdtempSync(join(tmpdir(), 'plurnk-execs-profile-'));
+  mkdirSync(out, { recursive: true });
   const runs = options.runs ?? workload.runs;
   const child = spawn(
     process.execPath,

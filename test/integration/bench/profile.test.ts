@@ -27,8 +27,10 @@ describe('runProfile', () => {
   }, 60_000);
 
   it("summarizes the engine's tick logs in the process tier, where no .cpuprofile can be written", async () => {
-    const out = mkdtempSync(join(tmpdir(), 'plurnk-execs-profile-test-'));
-    dirs.push(out);
+    const parent = mkdtempSync(join(tmpdir(), 'plurnk-execs-profile-test-'));
+    dirs.push(parent);
+    // A directory that does not exist yet: the service's main thread alone writes no profile before the workload ends.
+    const out = join(parent, 'new');
     const { groups, engineLogs } = await runProfile({ workload: 'exec-process', runs: 100, out });
     // The service's own main thread is profiled as in the thread tier.
     expect(groups.map((group) => group.name)).toContain('the process: main thread');

@@ -7,7 +7,7 @@ import {
   type SinkCall,
   type SinkRequest,
   type SinkWrite,
-} from '../contracts/protocol.js';
+} from '../contracts/sink-protocol.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */

@@ -2,7 +2,6 @@ import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import {
   DEFAULT_WORKER_LIMITS,
-  SINK_MESSAGES_PER_RUN,
   type ProbeReport,
   type RunRequest,
   type TaskReply,
@@ -11,6 +10,7 @@ import {
   type WorkerLimits,
   type WorkerTask,
 } from '../contracts/protocol.js';
+import { SINK_MESSAGES_PER_RUN } from '../contracts/sink-protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from '../author/base-executor.js';

@@ -1,5 +1,6 @@
 import { utf8Prefix } from '../../contracts/output-budget.js';
-import { SINK_MESSAGES_PER_RUN, type WorkerControlMessage } from '../../contracts/protocol.js';
+import { type WorkerControlMessage } from '../../contracts/protocol.js';
+import { SINK_MESSAGES_PER_RUN } from '../../contracts/sink-protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
 import type { RunEndReason } from '../fault-kinds.js';
 import type { RunContainment } from '../host-types.js';

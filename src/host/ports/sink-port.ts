@@ -14,7 +14,7 @@ import {
   type SinkAnswer,
   type SinkApi,
   type SinkWrite,
-} from '../../contracts/protocol.js';
+} from '../../contracts/sink-protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';

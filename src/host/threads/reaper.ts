@@ -1,4 +1,5 @@
 import { sweepRunProcesses, type SweepTarget } from '../../runtime/process-sweep.js';
+import type { WorkerHandle } from './worker-handle.js';
 
 /** What a reap found and what it could not kill. */
 export interface Reaped {
@@ -36,4 +37,35 @@ export async function reapGroups(
     marker === undefined ? { groups: pgids } : { groups: pgids, marker, ...(since === undefined ? {} : { since }) };
   const { survivors } = await reapRun(target, graceMs);
   return survivors;
+}
+
+/**
+ * Ends a retired thread: terminates it (once `after` settled) and reaps its stray groups — and,
+ * when it reported one or ended badly (`sweep`), whatever carries its thread marker. The wait
+ * for the thread to end is bounded by `graceMs` (a thread blocked in the kernel cannot end; it
+ * is reaped around and left to end when its call returns), and the reap by `graceMs` plus the
+ * SIGKILL settle time, so it always settles; it never rejects.
+ */
+export async function endThread(
+  handle: WorkerHandle,
+  graceMs: number,
+  after: Promise<void>,
+  sweep: boolean,
+): Promise<void> {
+  try {
+    await after;
+    try {
+      await handle.terminateWithin(graceMs);
+    } finally {
+      const groups = handle.takeStrayGroups();
+      const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
+      try {
+        await reapGroups(groups, graceMs, marker, handle.startedAt);
+      } finally {
+        handle.closeClaims();
+      }
+    }
+  } catch {
+    // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.
+  }
 }

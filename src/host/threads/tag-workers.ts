@@ -1,5 +1,5 @@
 import type { RecyclePolicy } from '../host-types.js';
-import { reapGroups } from './reaper.js';
+import { endThread } from './reaper.js';
 import {
   IDLE_BUSY_SHARE,
   IDLE_BUSY_STRIKES,
@@ -305,31 +305,10 @@ export class TagWorkers {
     if (this.budgeted.delete(handle)) this.admission.spares.budget.give();
   }
 
-  /**
-   * Terminates `handle` (once `after` settled) and reaps its stray groups — and, when it reported
-   * one or ended badly (`sweep`), whatever carries its thread marker; close() waits for it. The
-   * wait for the thread to end is bounded by `graceMs` (a thread blocked in the kernel cannot
-   * end; it is reaped around and left to end when its call returns), and the reap by `graceMs`
-   * plus the SIGKILL settle time, so close() always settles.
-   */
+  /** Ends `handle` off the caller's path (reaper.ts: terminated, what it left reaped); close() waits for it. */
   private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
     this.unbudget(handle);
-    const done = (async () => {
-      await after;
-      try {
-        await handle.terminateWithin(this.graceMs);
-      } finally {
-        const groups = handle.takeStrayGroups();
-        const marker = sweep || groups.length > 0 || handle.refusedStrayGroups > 0 ? handle.marker : undefined;
-        try {
-          await reapGroups(groups, this.graceMs, marker, handle.startedAt);
-        } finally {
-          handle.closeClaims();
-        }
-      }
-    })().catch(() => {
-      // A group we may not signal (EPERM) must not break retirement; the thread is gone either way.
-    });
+    const done = endThread(handle, this.graceMs, after, sweep);
     this.retiring.add(done);
     void done.finally(() => this.retiring.delete(done));
     return done;

@@ -1,28 +1,26 @@
-import type { MessagePort, ResourceLimits, Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { MessagePort, Worker } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
 import {
   isTaskReplyMessage,
   isWorkerControlMessage,
   type TaskReply,
   type ThreadOpen,
-  type WorkerBoot,
   type WorkerTask,
 } from '../../contracts/protocol.js';
 import { openControlPort, type ControlPort } from '../ports/control-port.js';
 import { openGroupClaims } from '../ports/group-claims.js';
 import { clipText } from '../../runtime/describe-leaf-value.js';
-import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
-import { workerEntryPath } from '../../runtime/package-root.js';
+import { guardListener } from '../../runtime/guard-listener.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
-import { isOutOfMemory } from './out-of-memory.js';
 import { IdleLoadMeter } from './idle-load.js';
 import { TaskChannel } from './task-channel.js';
-import { refuseBundle, threadExecArgv } from './thread-bundle.js';
+import { describeThreadError, startThreadPool, type WorkerSpec } from './thread-pool.js';
 
 export { MalformedReplyError } from './task-channel.js';
+export type { WorkerSpec } from './thread-pool.js';
 
 /** Warm-up runs a new spare gets: one left a fresh thread's first EXEC ~2× a warm one; three about even. */
 const WARM_UP_RUNS = 3;
@@ -33,18 +31,6 @@ const WARM_UP_RUNS = 3;
  * A thread only moves forward to `retiring` and `dead`; `idle` and `busy` alternate until then.
  */
 export type ThreadState = 'starting' | 'idle' | 'busy' | 'retiring' | 'dead';
-
-/** How to start every thread of one tag. */
-export interface WorkerSpec {
-  readonly boot: WorkerBoot;
-  /** The thread's initial `process.env` (see worker-env.ts). */
-  readonly env: Record<string, string>;
-  readonly resourceLimits?: ResourceLimits;
-  /** The leaf package serving the tag: only tags of one package (same entry, same env) share a boot probe thread. */
-  readonly packageName?: string;
-  /** Told once when the thread dies without the host asking (it exited, ran out of memory, or a leaf error escaped between tasks). */
-  readonly onCrash?: (reason: string) => void;
-}
 
 /**
  * One executor thread: a piscina pool held at exactly one thread, so the host always knows
@@ -157,40 +143,18 @@ export class WorkerHandle {
     return this.tasks.loaded;
   }
 
-  /**
-   * The pool of one thread, on the bundled start path when it can be had (thread-bundle.ts); a
-   * pool that cannot start leaves the thread's claims closed.
-   */
+  /** The pool of its one thread (thread-pool.ts); a pool that cannot start leaves the thread's claims closed. */
   private startPool(spec: WorkerSpec): Piscina<ThreadOpen<MessagePort>, void> {
     try {
-      try {
-        return this.newPool(spec, threadExecArgv());
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-        refuseBundle();
-        return this.newPool(spec, undefined);
-      }
+      return startThreadPool({
+        workerData: { ...spec.boot, marker: this.marker },
+        env: spec.env,
+        resourceLimits: spec.resourceLimits,
+      });
     } catch (error) {
       this.strayGroups.close();
       throw error;
     }
-  }
-
-  private newPool(spec: WorkerSpec, execArgv: string[] | undefined): Piscina<ThreadOpen<MessagePort>, void> {
-    return new Piscina({
-      filename: workerEntryPath(),
-      minThreads: 1,
-      maxThreads: 1,
-      idleTimeout: Infinity,
-      concurrentTasksPerWorker: 1,
-      // Sync atomics freeze an idle thread: its timers, ports and child events stop.
-      atomics: 'disabled',
-      recordTiming: false,
-      workerData: { ...spec.boot, marker: this.marker },
-      env: spec.env,
-      ...(execArgv ? { execArgv } : {}),
-      ...(spec.resourceLimits ? { resourceLimits: spec.resourceLimits } : {}),
-    });
   }
 
   /** Where the thread is in its life. */
@@ -333,9 +297,4 @@ export class WorkerHandle {
     this.control.drain();
     return this.strayGroups.take();
   }
-}
-
-function describeThreadError(error: unknown): string {
-  if (isOutOfMemory(error)) return 'the worker thread ran out of JS heap (limits.heapMb) and died';
-  return `the worker thread failed: ${describeThrow(error)}`;
 }

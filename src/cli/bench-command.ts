@@ -7,7 +7,7 @@ const USAGE = `Usage: plurnk-execs bench [scenario…] [--json] [--quick] [--iso
 
 Runs the benchmarks with real threads and processes, each reported as a ratio against a
 baseline measured in the same run (median and p95), as a table or JSON. Progress goes to
-stderr. Scenarios: ${Object.keys(BENCH_SCENARIOS).join(', ')} (default: all, about 7 minutes).
+stderr. Scenarios: ${Object.keys(BENCH_SCENARIOS).join(', ')} (default: all, about 20 minutes).
 
   --json           print the report as JSON instead of the table
   --quick          fewer samples: a smoke run, not figures to record

@@ -59,6 +59,27 @@ export const PROFILE_WORKLOADS = {
       }
     },
   },
+  recycle: {
+    summary: "one no-op EXEC after each 500 ms idle under 'each-run' (thread tier): each in a fresh spare's first run",
+    runs: 40,
+    run: async (runs) => {
+      const host = await bootHost(await discoverFixtures('exec-noop'), { recycle: 'each-run' });
+      const request = { runtime: 'noop', body: 'x', effect: 'pure' as const };
+      const windows: ProfileWindow[] = [];
+      try {
+        await host.exec(request);
+        for (let i = 0; i < runs; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const from = profileClock();
+          await host.exec(request);
+          windows.push({ from, to: profileClock() });
+        }
+        return windows;
+      } finally {
+        await host.close();
+      }
+    },
+  },
   burst: {
     summary: "bursts of 12 concurrent no-op EXECs under 'each-run', each after 2 s idle (thread tier)",
     runs: 6,

@@ -43,7 +43,7 @@ describe('runProfile', () => {
   it('names the workloads when asked for one it does not have', async () => {
     await expect(runProfile({ workload: 'nope' })).rejects.toMatchObject({
       code: 'invalid-configuration',
-      message: expect.stringContaining('exec, exec-effect, exec-process, each-run, burst, boot'),
+      message: expect.stringContaining('exec, exec-effect, exec-process, each-run, recycle, burst, boot'),
     });
   });
 });

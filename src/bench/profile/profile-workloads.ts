@@ -62,44 +62,12 @@ export const PROFILE_WORKLOADS = {
   recycle: {
     summary: "one no-op EXEC after each 500 ms idle under 'each-run' (thread tier): each in a fresh spare's first run",
     runs: 40,
-    run: async (runs) => {
-      const host = await bootHost(await discoverFixtures('exec-noop'), { recycle: 'each-run' });
-      const request = { runtime: 'noop', body: 'x', effect: 'pure' as const };
-      const windows: ProfileWindow[] = [];
-      try {
-        await host.exec(request);
-        for (let i = 0; i < runs; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 500));
-          const from = profileClock();
-          await host.exec(request);
-          windows.push({ from, to: profileClock() });
-        }
-        return windows;
-      } finally {
-        await host.close();
-      }
-    },
+    run: (runs) => idleThenExecs(runs, 500, 1),
   },
   burst: {
     summary: "bursts of 12 concurrent no-op EXECs under 'each-run', each after 2 s idle (thread tier)",
     runs: 6,
-    run: async (runs) => {
-      const host = await bootHost(await discoverFixtures('exec-noop'), { recycle: 'each-run' });
-      const request = { runtime: 'noop', body: 'x', effect: 'pure' as const };
-      const windows: ProfileWindow[] = [];
-      try {
-        await host.exec(request);
-        for (let i = 0; i < runs; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 2000));
-          const from = profileClock();
-          await Promise.all(Array.from({ length: 12 }, () => host.exec(request)));
-          windows.push({ from, to: profileClock() });
-        }
-        return windows;
-      } finally {
-        await host.close();
-      }
-    },
+    run: (runs) => idleThenExecs(runs, 2000, 12),
   },
   boot: {
     summary: 'booting every installed leaf (thread tier), then closing',
@@ -129,6 +97,25 @@ async function warmExecs(boot: () => Promise<Host>, runs: number, effectGiven: b
     const from = profileClock();
     for (let i = 0; i < runs; i++) await host.exec(request);
     return [{ from, to: profileClock() }];
+  } finally {
+    await host.close();
+  }
+}
+
+/** `rounds` times: `idleMs` asleep, then `concurrent` no-op EXECs at once under 'each-run'; one window per round. */
+async function idleThenExecs(rounds: number, idleMs: number, concurrent: number): Promise<ProfileWindow[]> {
+  const host = await bootHost(await discoverFixtures('exec-noop'), { recycle: 'each-run' });
+  const request = { runtime: 'noop', body: 'x', effect: 'pure' as const };
+  const windows: ProfileWindow[] = [];
+  try {
+    await host.exec(request);
+    for (let i = 0; i < rounds; i++) {
+      await new Promise((resolve) => setTimeout(resolve, idleMs));
+      const from = profileClock();
+      await Promise.all(Array.from({ length: concurrent }, () => host.exec(request)));
+      windows.push({ from, to: profileClock() });
+    }
+    return windows;
   } finally {
     await host.close();
   }

@@ -40,7 +40,10 @@ describe('1.x notices', () => {
       'a line 0 offset',
       { source: 'a', kind: 'k', level: 'info', position: { type: 'content-offset', line: 0, column: 0 } },
     ],
-    ['an extra member that is not plain JSON (a Date)', { source: 'search', kind: 'k', level: 'info', at: new Date(0) }],
+    [
+      'an extra member that is not plain JSON (a Date)',
+      { source: 'search', kind: 'k', level: 'info', at: new Date(0) },
+    ],
     ['an extra member holding a function', { source: 'search', kind: 'k', level: 'info', then: () => 1 }],
   ])('refuses %s', (_name, notice) => {
     expect(v.safeParse(NoticeSchema, notice).success).toBe(false);

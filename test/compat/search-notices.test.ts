@@ -4,7 +4,8 @@
 // limits.noticeBytes like the rest of a notice.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createHost, type Host, type Notice } from '../../src/host/index.js';
+import { createHost, type Host } from '../../src/host/index.js';
+import type { Notice } from '../../src/index.js';
 
 const FINDER = fileURLToPath(new URL('../../fixtures/compat/node_modules/@acme/plurnk-execs-finder', import.meta.url));
 

@@ -31,3 +31,4 @@ export class RuntimeDeclaration {
     return Object.freeze({ ...decl, invocation: toOneXInvocation(decl.invocation) });
   }
 }
+Object.freeze(RuntimeDeclaration);

@@ -46,6 +46,8 @@ export const RuntimeInvocation = class RuntimeInvocation {
   }
 };
 
+Object.freeze(RuntimeInvocation);
+
 /** A normalized invocation in 1.x's returned shape: `exclusive` appears only when it is true. */
 export function toOneXInvocation(invocation: Invocation): Invocation {
   if (invocation.exclusive === true) return invocation;

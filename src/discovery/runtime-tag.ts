@@ -59,3 +59,5 @@ export class RuntimeTag {
     return RESERVED.get(name);
   }
 }
+// The grammar is shared by discovery, policy and every caller: nobody gets to redefine it.
+Object.freeze(RuntimeTag);

@@ -39,9 +39,10 @@ describe('RuntimeTag', () => {
     expect(new RegExp(`^${RuntimeTag.SYNTAX}$`).source).toBe(RuntimeTag.PATTERN.source);
   });
 
-  test('is a class of statics, as 1.x exports it', () => {
+  test('is a class of statics, as 1.x exports it, and frozen', () => {
     expect(typeof RuntimeTag).toBe('function');
     expect(RuntimeTag.name).toBe('RuntimeTag');
+    expect(Object.isFrozen(RuntimeTag)).toBe(true);
   });
 
   test('assert returns an admissible tag', () => {

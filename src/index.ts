@@ -81,7 +81,7 @@ export {
   RuntimeToolRegistrySchema,
   TargetKindSchema,
   type RuntimeDecl,
-  type RuntimeInvocation,
+  type RuntimeInvocationDecl,
   type RuntimeTargetKind,
   type RuntimeToolRegistry,
   type TargetKind,
@@ -95,6 +95,8 @@ export { discover } from './discovery/lazy-discover.js';
 export type { DiscoverOptions } from './discovery/discover.js';
 export { Policy } from './discovery/policy.js';
 export { RuntimeTag } from './discovery/runtime-tag.js';
+export { RuntimeInvocation } from './discovery/runtime-invocation.js';
+export { RuntimeDeclaration } from './discovery/runtime-declaration.js';
 export { isTrusted, PLURNK_PLUGINS_TRUSTED_ONLY } from './discovery/trust.js';
 export { AttributionSchema, normalizeAttribution } from './discovery/attribution.js';
 export { DeclarationSchema, validateRuntimeDecl, type DeclarationOrigin } from './discovery/validate-declaration.js';

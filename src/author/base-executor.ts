@@ -14,14 +14,24 @@ export type ExecutorMetadata = ExecutorOptions;
 
 /**
  * The output-scheme manifest an executor derives from its declaration (1.x
- * `BaseExecutor#manifest`): the tag as the scheme name, its glyph, each channel's mimetype,
- * and the default channel (`""` when none is declared).
+ * `BaseExecutor#manifest`, 1.x's `OutputScheme.manifestFromRuntime`): the tag as the scheme
+ * name, its glyph, each channel's mimetype, the default channel (`""` when none is declared),
+ * and the read-only-output defaults every executor scheme shares — data the model reads but
+ * never writes, volatile (a new run is new output), folded off the ranked view.
  */
 export interface ExecutorManifest {
   readonly name: string;
   readonly glyph: string;
   readonly channels: Readonly<Record<string, string>>;
   readonly defaultChannel: string;
+  readonly category: 'data';
+  readonly writableBy: readonly ['plugin'];
+  readonly volatile: true;
+  readonly modelVisible: true;
+  readonly folderScopes: true;
+  readonly foldedByDefault: true;
+  /** A one-line usage example; absent, as in 1.x, whose base class passes none. */
+  readonly example?: string;
 }
 
 /**
@@ -48,11 +58,22 @@ export abstract class BaseExecutor {
     return Object.keys(this.channels)[0] ?? '';
   }
 
-  /** The derived output-scheme manifest: `{ name, glyph, channels: name ⇒ mimetype, defaultChannel }`. */
+  /** The derived output-scheme manifest a 1.x service registers the tag's output scheme from. */
   get manifest(): ExecutorManifest {
     const channels: Record<string, string> = {};
     for (const [name, decl] of Object.entries(this.channels)) channels[name] = decl.mimetype;
-    return { name: this.runtime, glyph: this.glyph, channels, defaultChannel: this.defaultChannel };
+    return {
+      name: this.runtime,
+      glyph: this.glyph,
+      channels,
+      defaultChannel: this.defaultChannel,
+      category: 'data',
+      writableBy: ['plugin'],
+      volatile: true,
+      modelVisible: true,
+      folderScopes: true,
+      foldedByDefault: true,
+    };
   }
 
   /** Runs one EXEC. Expected failures resolve as failure results; they do not throw. */

@@ -43,7 +43,7 @@ export async function checkExample(
 ): Promise<Pick<TagCheck, 'example' | 'checks'>> {
   const declared = entry.invocation.example;
   if (declared === undefined) {
-    const why = skip('the invocation declares a signature, not an executable example');
+    const why = skip('the invocation declares a signature or an input schema, not an executable example');
     return {
       example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why.detail, ms: null },
       checks: allSkipped(why.detail!),

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { JsonObjectSchema } from './json.js';
 
 // The valibot shapes behind contracts/invocation.ts. They live apart so that the shipped
 // declarations of invocation.ts name only its interfaces: code that extends or pipes a
@@ -36,7 +37,15 @@ export const runtimeInvocationShape = v.strictObject({
   exclusive: v.optional(v.boolean()),
   example: v.optional(invocationExampleShape),
   signature: v.optional(OneLine),
+  inputSchema: v.optional(JsonObjectSchema),
 });
+
+/** Where a runtime's generated documents live: a non-empty absolute pathname such as `/tools`. */
+const resourcesPathShape = v.pipe(
+  v.string(),
+  v.startsWith('/', 'must be an absolute pathname such as /tools'),
+  v.regex(/^[^\r\n]*$/, 'must be one line'),
+);
 
 /** The fields of a runtime declaration, for schemas that extend it (discovery's declaration). */
 export const runtimeDeclEntries = {
@@ -45,6 +54,7 @@ export const runtimeDeclEntries = {
   summary: OneLine,
   invocation: runtimeInvocationShape,
   details: v.optional(v.string()),
+  resourcesPath: v.optional(resourcesPathShape),
 };
 
 /** A runtime declaration as a package publishes it. */

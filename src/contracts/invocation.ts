@@ -9,6 +9,7 @@ import {
   targetDeclShape,
   targetKindShape,
 } from './invocation-shape.js';
+import type { JsonObject } from './json.js';
 import { schemaAgrees, type SameType } from './same-type.js';
 
 /**
@@ -52,14 +53,21 @@ schemaAgrees<SameType<v.InferOutput<typeof invocationExampleShape>, InvocationEx
 /** Schema of {@link InvocationExample}. */
 export const InvocationExampleSchema: v.GenericSchema<InvocationExample> = invocationExampleShape;
 
-/** One runtime's invocation contract (§executor-invocation). */
+/**
+ * One runtime's invocation contract (§executor-invocation). Exactly one of `example`,
+ * `signature` or `inputSchema` (the later 1.x alternative: a JSON Schema of the body, carried
+ * as written) is present.
+ */
 export interface RuntimeInvocation {
   body: BodyDecl;
   target?: TargetDecl;
   exclusive?: boolean;
   example?: InvocationExample;
   signature?: string;
+  inputSchema?: JsonObject;
 }
+/** 1.x's name for {@link RuntimeInvocation}, the type a 1.x service imports. */
+export type RuntimeInvocationDecl = RuntimeInvocation;
 schemaAgrees<SameType<v.InferOutput<typeof runtimeInvocationShape>, RuntimeInvocation>>();
 /**
  * The structural shape of one runtime's invocation contract. The cross-field rules (buckets,
@@ -75,6 +83,8 @@ export interface RuntimeDecl {
   summary: string;
   invocation: RuntimeInvocation;
   details?: string;
+  /** Where the consumer materializes this runtime's generated documents: an absolute pathname such as `/tools` (later 1.x). */
+  resourcesPath?: string;
 }
 schemaAgrees<SameType<v.InferOutput<typeof runtimeDeclShape>, RuntimeDecl>>();
 /** Schema of {@link RuntimeDecl}. */

@@ -38,3 +38,12 @@ export const JsonValueSchema: v.GenericSchema<JsonValue> = v.custom<JsonValue>(
   (input) => isJsonValue(input),
   'Expected a plain JSON value',
 );
+
+/** A plain JSON object (not an array, not null). */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Schema for {@link JsonObject}. */
+export const JsonObjectSchema: v.GenericSchema<JsonObject> = v.custom<JsonObject>(
+  (input) => typeof input === 'object' && input !== null && !Array.isArray(input) && isJsonValue(input),
+  'Expected a plain JSON object',
+);

@@ -22,6 +22,8 @@ export interface ExecInfo {
    * written, or a copy of the declared list. Absent when the package declares none.
    */
   readonly attribution?: string | readonly string[];
+  /** Where the consumer materializes the tag's generated documents (`/tools`); absent when the declaration names none. */
+  readonly resourcesPath?: string;
   /** Real path of the package directory (this package's addition to the 1.x shape). */
   readonly packageDir: string;
   /** file: URL of the module whose default export is the executor class (the package's "." export). */

@@ -1,7 +1,12 @@
 import type { RuntimeDecl } from '../contracts/invocation.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { DiscoveryNotice } from '../contracts/registry.js';
-import { isLegacyDeclaration, readLegacyDeclaration } from './legacy-declaration.js';
+import {
+  isLegacyDeclaration,
+  isSummarylessDeclaration,
+  readLegacyDeclaration,
+  readSummarylessDeclaration,
+} from './legacy-declaration.js';
 import type { ClaimedPackage } from './read-manifest.js';
 import { runRuntimesHook } from './runtimes-hook.js';
 import { validateRuntimeDecl } from './validate-declaration.js';
@@ -35,8 +40,9 @@ export interface CollectedDeclarations {
  * Every runtime declaration of the admitted packages, in discovery order: static
  * `plurnk.runtimes[]`, or what a `runtimesModule` hook returns (hooks run one package at a
  * time, in order, so a failure is attributed to exactly one package). A declaration in the
- * shape published up to 1.5 is first read through the legacy reading, with a notice naming
- * the package; each then goes through the one validator, and every invalid one of a package
+ * shape published up to 1.5 is first read through the legacy reading, and one lacking only
+ * its summary (early 1.x) gets the neutral summary, each with a notice naming the package;
+ * each then goes through the one validator, and every invalid one of a package
  * is reported together. Collisions are judged later, after policy (`assertNoCollisions`).
  */
 export async function collectDeclarations(
@@ -63,12 +69,13 @@ export async function collectDeclarations(
     const failures: PlurnkExecsError[] = [];
     const valid: OwnedDeclaration[] = [];
     const legacy: string[] = [];
+    const summaryless: string[] = [];
     (raw ?? []).forEach((candidate, index) => {
       const source = fromHook ? `item ${index} returned by ${hook}` : `plurnk.runtimes[${index}]`;
       try {
-        const read = isLegacyDeclaration(candidate) ? readLegacyDeclaration(candidate, pkg.packageName) : candidate;
-        const decl = validateRuntimeDecl(read, { packageName: pkg.packageName, source });
-        if (read !== candidate) legacy.push(decl.name);
+        const older = readOlderShape(candidate, pkg.packageName);
+        const decl = validateRuntimeDecl(older?.read ?? candidate, { packageName: pkg.packageName, source });
+        if (older !== undefined) (older.shape === 'legacy' ? legacy : summaryless).push(decl.name);
         valid.push({ pkg, manifest, decl });
       } catch (error) {
         failures.push(error as PlurnkExecsError);
@@ -81,8 +88,20 @@ export async function collectDeclarations(
     throwAll(failures);
     owned.push(...valid);
     if (legacy.length > 0) notices.push(legacyNotice(pkg.packageName, legacy));
+    if (summaryless.length > 0) notices.push(summarylessNotice(pkg.packageName, summaryless));
   }
   return { owned, notices };
+}
+
+/** A declaration in an older published shape, completed, and which shape it was; undefined for the current one. */
+function readOlderShape(
+  candidate: unknown,
+  packageName: string,
+): { shape: 'legacy' | 'summaryless'; read: Record<string, unknown> } | undefined {
+  if (isLegacyDeclaration(candidate)) return { shape: 'legacy', read: readLegacyDeclaration(candidate, packageName) };
+  if (isSummarylessDeclaration(candidate))
+    return { shape: 'summaryless', read: readSummarylessDeclaration(candidate, packageName) };
+  return undefined;
 }
 
 function legacyNotice(packageName: string, runtimes: readonly string[]): DiscoveryNotice {
@@ -91,6 +110,15 @@ function legacyNotice(packageName: string, runtimes: readonly string[]): Discove
     packageName,
     runtimes: Object.freeze([...runtimes]),
     message: `package "${packageName}" declares ${tags} in the manifest shape published up to 1.5 (no summary or invocation): discovery derived a neutral summary, an optional body and an optional literal target, and the example from its "example" text where one was readable. Fix: declare "summary" and "invocation" for each runtime.`,
+  });
+}
+
+function summarylessNotice(packageName: string, runtimes: readonly string[]): DiscoveryNotice {
+  const tags = runtimes.map((tag) => JSON.stringify(tag)).join(', ');
+  return Object.freeze({
+    packageName,
+    runtimes: Object.freeze([...runtimes]),
+    message: `package "${packageName}" declares ${tags} without a "summary" (a shape early 1.x admitted; later 1.x requires it): discovery used the neutral summary "<tag> executor from ${packageName}". Fix: declare "summary" for each runtime.`,
   });
 }
 

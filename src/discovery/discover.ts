@@ -199,6 +199,7 @@ async function buildEntry({ pkg, manifest, decl }: OwnedDeclaration, entryUrl: s
     details: (await readDetails(pkg.packageDir, pkg.packageName, decl.name, decl.details)) ?? '',
     packageName: pkg.packageName,
     ...(attribution === undefined ? {} : { attribution }),
+    ...(decl.resourcesPath === undefined ? {} : { resourcesPath: decl.resourcesPath }),
     packageDir: pkg.packageDir,
     entryUrl,
   });

@@ -15,9 +15,10 @@ const EXAMPLE_MISSES: Record<BucketCode, string> = {
 /**
  * Every cross-field rule of §executor-invocation on top of the structural
  * `RuntimeInvocationSchema`: `exclusive` needs a target declaration; `directory` is valid
- * only for `path` and `resource` targets; exactly one of `example` or `signature`; and the
- * example satisfies the invocation's own required, refused and exclusive buckets. Each
- * violation is an issue on the field that has to change.
+ * only for `path` and `resource` targets; exactly one of `example`, `signature` or
+ * `inputSchema` (the later 1.x alternative); and the example satisfies the invocation's own
+ * required, refused and exclusive buckets. Each violation is an issue on the field that has to
+ * change.
  */
 export const InvocationRulesSchema: v.GenericSchema<RuntimeInvocation> = v.pipe(
   runtimeInvocationShape,
@@ -39,14 +40,22 @@ export const InvocationRulesSchema: v.GenericSchema<RuntimeInvocation> = v.pipe(
   v.forward(
     v.check(
       (inv) => !(inv.example !== undefined && inv.signature !== undefined),
-      'is declared together with an example; keep exactly one of example or signature',
+      'is declared together with an example; keep exactly one of example, signature or inputSchema',
     ),
     ['signature'],
   ),
   v.forward(
     v.check(
-      (inv) => inv.example !== undefined || inv.signature !== undefined,
-      'is required when there is no signature',
+      (inv) => inv.inputSchema === undefined || (inv.example === undefined && inv.signature === undefined),
+      (issue) =>
+        `is declared together with ${(issue.input as RuntimeInvocation).example === undefined ? 'a signature' : 'an example'}; keep exactly one of example, signature or inputSchema`,
+    ),
+    ['inputSchema'],
+  ),
+  v.forward(
+    v.check(
+      (inv) => inv.example !== undefined || inv.signature !== undefined || inv.inputSchema !== undefined,
+      'is required when there is no signature or inputSchema',
     ),
     ['example'],
   ),
@@ -70,10 +79,10 @@ export function explainExampleMiss(invocation: RuntimeInvocation): string | unde
 
 /**
  * The normalized form discovery carries: explicit `required` booleans and `exclusive`, only
- * the fields that were declared, frozen all the way down.
+ * the fields that were declared, frozen all the way down (an `inputSchema` is a frozen copy).
  */
 export function normalizeInvocation(invocation: RuntimeInvocation): RuntimeInvocation {
-  const { body, target, example, signature } = invocation;
+  const { body, target, example, signature, inputSchema } = invocation;
   return Object.freeze({
     body: Object.freeze({ role: body.role, required: body.required === true }),
     ...(target === undefined
@@ -96,5 +105,15 @@ export function normalizeInvocation(invocation: RuntimeInvocation): RuntimeInvoc
           }),
         }),
     ...(signature === undefined ? {} : { signature }),
+    ...(inputSchema === undefined ? {} : { inputSchema: freezeJson(structuredClone(inputSchema)) }),
   });
+}
+
+/** `value` (plain JSON, validated) frozen all the way down. */
+function freezeJson<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) freezeJson(member);
+    Object.freeze(value);
+  }
+  return value;
 }

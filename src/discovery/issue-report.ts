@@ -9,7 +9,8 @@ const HINTS: Record<string, string> = {
   glyph: 'give a one-line string, or leave glyph out',
   summary: 'write one non-empty line that says what the capability does',
   details: 'give Markdown text, or ship docs/<tag>.md instead',
-  invocation: 'declare { "body": { "role": … }, and an "example" or a "signature" }',
+  resourcesPath: 'give an absolute pathname such as "/tools", or leave resourcesPath out',
+  invocation: 'declare { "body": { "role": … }, and an "example", a "signature" or an "inputSchema" }',
   'invocation.body': 'declare { "role": "one line", "required": true|false }',
   'body.role': 'describe the body in one non-empty line',
   'body.required': 'use true or false',
@@ -24,6 +25,8 @@ const HINTS: Record<string, string> = {
   'example.body': 'give a one-line body',
   'example.target': 'give a one-line target',
   'invocation.signature': 'give one non-empty line, or drop it and keep the example',
+  'invocation.inputSchema':
+    'give the JSON Schema of the body as a plain JSON object, or drop it and keep one other witness',
   runtimes: 'declare "runtimes": [ { "name", "summary", "invocation" } ], or name a hook with "runtimesModule"',
   runtimesModule: 'name an export subpath such as "./runtimes" that your package.json "exports" maps',
   tools: 'return { "tools": [ … ] }',

@@ -14,6 +14,17 @@ const LegacyDeclSchema = v.strictObject({
   details: v.optional(v.string()),
 });
 
+/**
+ * A current declaration without its `summary`: an early 1.x consumer admitted `{ name,
+ * invocation }`; later 1.x requires the summary. Only these fields, and `invocation` present.
+ */
+const SummarylessDeclSchema = v.strictObject({
+  name: v.string(),
+  glyph: v.optional(v.string()),
+  invocation: v.nonOptional(v.unknown()),
+  details: v.optional(v.string()),
+});
+
 // `## EXEC0 [git] (./repo)` (1.2–1.5): the heading, then the body on the lines below it.
 const HEADING = /^#{2,3} EXEC\S*\s*(?:\[([^\]]*)\])?\s*(?:\(([^)]*)\))?\s*$/;
 // `<<EXEC[sh](build.sh)<-1,300>:body:EXEC` (up to 1.1): one statement per line.
@@ -28,6 +39,20 @@ interface Statement {
 /** True when `decl` is a legacy (≤1.5) declaration that {@link readLegacyDeclaration} can read. */
 export function isLegacyDeclaration(decl: unknown): boolean {
   return v.is(LegacyDeclSchema, decl);
+}
+
+/** True when `decl` is a current declaration lacking only its summary (early 1.x). */
+export function isSummarylessDeclaration(decl: unknown): boolean {
+  return v.is(SummarylessDeclSchema, decl);
+}
+
+/**
+ * Completes a summary-less declaration with the neutral summary `<tag> executor from
+ * <package>` (the legacy reading's); everything else is then validated as written.
+ */
+export function readSummarylessDeclaration(decl: unknown, packageName: string): Record<string, unknown> {
+  const read = v.parse(SummarylessDeclSchema, decl);
+  return { ...read, summary: `${read.name} executor from ${packageName}` };
 }
 
 /**

@@ -108,7 +108,12 @@ export function validateToolRegistry(snapshot: unknown, owner: ToolRegistryOwner
       },
     );
   }
-  const tools = result.output.tools.map((tool) =>
+  return normalizeToolRegistry(result.output);
+}
+
+/** A valid snapshot as the host carries it: normalized invocations, no undefined fields, frozen. */
+export function normalizeToolRegistry(registry: RuntimeToolRegistry): RuntimeToolRegistry {
+  const tools = registry.tools.map((tool) =>
     Object.freeze({
       target: tool.target,
       summary: tool.summary,

@@ -17,7 +17,7 @@ const TagSchema = v.pipe(
 
 /**
  * A runtime declaration as discovery admits it (§executor-runtime-declaration): closed to
- * `name, glyph, summary, invocation, details`; a valid, unreserved tag; a one-line glyph; and
+ * `name, glyph, summary, invocation, details` and the later 1.x `resourcesPath`; a valid, unreserved tag; a one-line glyph; and
  * an invocation that satisfies every rule of §executor-invocation.
  */
 export const DeclarationSchema: v.GenericSchema<RuntimeDecl> = v.strictObject({
@@ -27,7 +27,8 @@ export const DeclarationSchema: v.GenericSchema<RuntimeDecl> = v.strictObject({
   invocation: InvocationRulesSchema,
 });
 
-const DECLARATION_HINT = 'declare an object { "name", "summary", "invocation", "glyph"?, "details"? }';
+const DECLARATION_HINT =
+  'declare an object { "name", "summary", "invocation", "glyph"?, "details"?, "resourcesPath"? }';
 
 /** Where a declaration came from, for error messages. */
 export interface DeclarationOrigin {
@@ -54,13 +55,19 @@ export function validateRuntimeDecl(decl: unknown, origin: DeclarationOrigin): R
       { cause: new v.ValiError(result.issues) },
     );
   }
-  const { name, glyph, summary, invocation, details } = result.output;
+  return normalizeDeclaration(result.output);
+}
+
+/** A valid declaration as discovery carries it: no undefined fields, a normalized invocation, frozen. */
+export function normalizeDeclaration(decl: RuntimeDecl): RuntimeDecl {
+  const { name, glyph, summary, invocation, details, resourcesPath } = decl;
   return Object.freeze({
     name,
     ...(glyph === undefined ? {} : { glyph }),
     summary,
     invocation: normalizeInvocation(invocation),
     ...(details === undefined ? {} : { details }),
+    ...(resourcesPath === undefined ? {} : { resourcesPath }),
   });
 }
 

@@ -113,6 +113,10 @@ function renderInputRules(invocation: RuntimeInvocation, describeTarget: boolean
     lines.push(
       `- Signature: ${toInlineCode(invocation.signature)} describes the body's shape; it is not a runnable example.`,
     );
+  if (invocation.inputSchema !== undefined)
+    lines.push(
+      `- Input schema: the body is JSON that follows ${toInlineCode(JSON.stringify(invocation.inputSchema))}.`,
+    );
   if (describeTarget && target === undefined) lines.push('- Target: none; an EXEC that gives one is refused.');
   if (describeTarget && target !== undefined) {
     const directory = target.directory === 'cwd' ? ' A local directory becomes the working directory instead.' : '';

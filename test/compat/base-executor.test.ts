@@ -27,28 +27,46 @@ class Silent extends BaseExecutor {
   }
 }
 
+// What 1.x's OutputScheme.manifestFromRuntime adds to every executor's manifest (reference §1.9).
+const READ_ONLY_OUTPUT = {
+  category: 'data',
+  writableBy: ['plugin'],
+  volatile: true,
+  modelVisible: true,
+  folderScopes: true,
+  foldedByDefault: true,
+};
+
 describe('BaseExecutor, as 1.x', () => {
   const metadata: ExecutorMetadata = { runtime: 'rows', glyph: '▦' };
 
-  it('derives the output-scheme manifest: name, glyph, channel mimetypes, default channel', () => {
+  it("derives 1.x's output-scheme manifest: name, glyph, channel mimetypes, default channel, read-only-output defaults", () => {
     expect(new Results(metadata).manifest).toEqual({
       name: 'rows',
       glyph: '▦',
       channels: { results: 'application/json', log: 'text/plain' },
       defaultChannel: 'results',
+      ...READ_ONLY_OUTPUT,
     });
     expect(new SubprocessExecutor({ runtime: 'sh', glyph: '$' }).manifest).toEqual({
       name: 'sh',
       glyph: '$',
       channels: { stdout: 'text/stream', stderr: 'text/stream' },
       defaultChannel: 'stdout',
+      ...READ_ONLY_OUTPUT,
     });
   });
 
   it('has "" as the default channel when it declares none', () => {
     const silent = new Silent({ runtime: 'silent', glyph: '' });
     expect(silent.defaultChannel).toBe('');
-    expect(silent.manifest).toEqual({ name: 'silent', glyph: '', channels: {}, defaultChannel: '' });
+    expect(silent.manifest).toEqual({
+      name: 'silent',
+      glyph: '',
+      channels: {},
+      defaultChannel: '',
+      ...READ_ONLY_OUTPUT,
+    });
   });
 
   it('exports RuntimeTag.is and the RuntimesHook type', () => {

@@ -148,6 +148,74 @@ describe('manifests published up to 1.5 are read the legacy way, with a notice',
   });
 });
 
+describe('a declaration of only { name, invocation }, as an early 1.x consumer admitted it', () => {
+  test('is admitted with the neutral summary and a notice naming the package', async () => {
+    const nm = join(project(), 'node_modules');
+    const invocation = { body: { role: 'query', required: true }, example: { body: 'x' } };
+    install(nm, '@acme/plurnk-execs-terse', { runtimes: [{ name: 'terse', invocation }, current('full')] });
+    const discovery = await discover({ cwd: join(nm, '..'), env: {} });
+    expect(discovery.registry.get('terse')).toMatchObject({
+      summary: 'terse executor from @acme/plurnk-execs-terse',
+      invocation: { body: { role: 'query', required: true }, example: { body: 'x' } },
+    });
+    expect(discovery.registry.get('full')?.summary).toBe('Run full.');
+    expect(discovery.notices).toEqual([
+      {
+        packageName: '@acme/plurnk-execs-terse',
+        runtimes: ['terse'],
+        message: expect.stringContaining('package "@acme/plurnk-execs-terse" declares "terse" without a "summary"'),
+      },
+    ]);
+    expect(discovery.notices?.[0]?.message).toContain('Fix: declare "summary"');
+  });
+
+  test('its invocation is still validated strictly', async () => {
+    const nm = join(project(), 'node_modules');
+    install(nm, 'terse-broken', { runtimes: [{ name: 'terse', invocation: { body: { role: 'q' } } }] });
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    expect(error.message).toContain('package "terse-broken"');
+    expect(error.message).toContain('invocation.example is required');
+  });
+});
+
+describe('the later 1.x declaration fields', () => {
+  test('resourcesPath is carried in ExecInfo when declared, and absent when not', async () => {
+    const nm = join(project(), 'node_modules');
+    install(nm, 'documented', { runtimes: [current('docd', { resourcesPath: '/tools' }), current('plain')] });
+    const { registry } = await discover({ cwd: join(nm, '..'), env: {} });
+    const resourcesPath: string | undefined = registry.get('docd')?.resourcesPath;
+    expect(resourcesPath).toBe('/tools');
+    expect(registry.get('plain')).not.toHaveProperty('resourcesPath');
+  });
+
+  test.each([['tools'], [''], [5]])('resourcesPath %j, not an absolute pathname, is refused', async (resourcesPath) => {
+    const nm = join(project(), 'node_modules');
+    install(nm, 'misdocumented', { runtimes: [current('docd', { resourcesPath })] });
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    expect(error.message).toContain('resourcesPath');
+  });
+
+  test('an inputSchema stands instead of an example or signature, carried as written and frozen', async () => {
+    const nm = join(project(), 'node_modules');
+    const inputSchema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+    const invocation = { body: { role: 'JSON arguments', required: true }, inputSchema };
+    install(nm, 'schematic', { runtimes: [current('schema', { invocation })] });
+    const { registry } = await discover({ cwd: join(nm, '..'), env: {} });
+    const carried = registry.get('schema')?.invocation;
+    expect(carried?.inputSchema).toEqual(inputSchema);
+    expect(carried).not.toHaveProperty('example');
+    expect(Object.isFrozen(carried?.inputSchema?.properties)).toBe(true);
+  });
+
+  test('an inputSchema beside an example is refused: exactly one witness', async () => {
+    const nm = join(project(), 'node_modules');
+    const invocation = { body: { role: 'q', required: true }, example: { body: '{}' }, inputSchema: {} };
+    install(nm, 'two-witnesses', { runtimes: [current('both', { invocation })] });
+    const error = await namedError(discover({ cwd: join(nm, '..'), env: {} }), 'invalid-declaration');
+    expect(error.message).toContain('invocation.inputSchema is declared together with an example');
+  });
+});
+
 describe('the later target kind "script"', () => {
   test('is accepted', async () => {
     const nm = join(project(), 'node_modules');

@@ -6,6 +6,7 @@ import {
   NoticeSchema,
   renderJsonResult,
 } from '../../src/index.js';
+import { measureNotice } from '../../src/contracts/notice.js';
 
 // The 1.x contracts shapes a leaf emits and awaits (reference §1.7).
 describe('1.x notices', () => {
@@ -39,9 +40,29 @@ describe('1.x notices', () => {
       'a line 0 offset',
       { source: 'a', kind: 'k', level: 'info', position: { type: 'content-offset', line: 0, column: 0 } },
     ],
-    ['an extra member', { source: 'search', kind: 'k', level: 'info', data: 1 }],
+    [
+      'an extra member that is not plain JSON (a Date)',
+      { source: 'search', kind: 'k', level: 'info', at: new Date(0) },
+    ],
+    ['an extra member holding a function', { source: 'search', kind: 'k', level: 'info', then: () => 1 }],
   ])('refuses %s', (_name, notice) => {
     expect(v.safeParse(NoticeSchema, notice).success).toBe(false);
+  });
+
+  // 1.x handed emit straight to the service: the public search leaf's progress notices carry `phase`.
+  it('accepts further plain-JSON members, as the search leaf emits them, and keeps them', () => {
+    const notice = { source: 'search', kind: 'search_progress', level: 'info', message: 'fetching', phase: 'fetch' };
+    expect(v.parse(NoticeSchema, notice)).toEqual(notice);
+    const nested = { source: 'search', kind: 'k', level: 'info', phase: { step: 2, of: [1, 2, 3] }, done: null };
+    expect(v.parse(NoticeSchema, nested)).toEqual(nested);
+  });
+
+  it('counts every further member, its key and its JSON, against the notice budget', () => {
+    const plain = { source: 'search', kind: 'k', level: 'info', message: 'm' };
+    expect(measureNotice(plain)).toBe('search'.length + 'k'.length + 'm'.length);
+    expect(measureNotice({ ...plain, phase: 'fetch' })).toBe(measureNotice(plain) + 'phase'.length + '"fetch"'.length);
+    const bulky = { ...plain, phase: { pages: 'x'.repeat(1000) } };
+    expect(measureNotice(bulky)).toBeGreaterThan(1000);
   });
 });
 

@@ -64,8 +64,23 @@ describe('the public surface', () => {
         'RuntimeDecl',
         'RuntimeInvocation',
         'RuntimeToolRegistry',
+        // What a 1.x service imports (plurnk-core's executor registry, reference §1.9).
+        'RuntimeInvocationDecl',
+        'RuntimeDeclaration',
+        'ExecInfo',
+        'ExecRegistry',
+        'ExecutorMetadata',
       ]),
     );
     expect(documentation(ENTRIES['@plurnk/plurnk-execs/host']).has('createHost')).toBe(true);
+  });
+
+  it('exports the 1.x statics a service calls as values, at run time', async () => {
+    const root = await import('../../src/index.js');
+    expect(typeof root.RuntimeInvocation.assert).toBe('function');
+    expect(typeof root.RuntimeInvocation.assertToolRegistry).toBe('function');
+    expect(typeof root.RuntimeDeclaration.assert).toBe('function');
+    expect(typeof root.RuntimeTag.assert).toBe('function');
+    expect(typeof root.RuntimeTag.is).toBe('function');
   });
 });

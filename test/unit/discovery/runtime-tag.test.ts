@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RuntimeTag } from '../../../src/index.js';
+import { isPlurnkExecsError, RuntimeTag } from '../../../src/index.js';
 
 describe('RuntimeTag', () => {
   test.each([
@@ -37,5 +37,33 @@ describe('RuntimeTag', () => {
 
   test('the published syntax text describes the same language as the pattern', () => {
     expect(new RegExp(`^${RuntimeTag.SYNTAX}$`).source).toBe(RuntimeTag.PATTERN.source);
+  });
+
+  test('is a class of statics, as 1.x exports it, and frozen', () => {
+    expect(typeof RuntimeTag).toBe('function');
+    expect(RuntimeTag.name).toBe('RuntimeTag');
+    expect(Object.isFrozen(RuntimeTag)).toBe(true);
+  });
+
+  test('assert returns an admissible tag', () => {
+    expect(RuntimeTag.assert('alias.tool', '@acme/x')).toBe('alias.tool');
+  });
+
+  test.each<[unknown, string]>([
+    [undefined, 'must declare a string name matching [a-z][a-z0-9+.-]* (lowercase URI-scheme syntax)'],
+    ['', 'must declare a string name matching [a-z][a-z0-9+.-]* (lowercase URI-scheme syntax)'],
+    [7, 'must declare a string name matching [a-z][a-z0-9+.-]* (lowercase URI-scheme syntax)'],
+    ['Alias', "name 'Alias' must match [a-z][a-z0-9+.-]* (lowercase URI-scheme syntax)"],
+    ['alias_tool', "name 'alias_tool' must match [a-z][a-z0-9+.-]* (lowercase URI-scheme syntax)"],
+    ['only', "name 'only' is reserved by PLURNK_EXECS_ONLY"],
+  ])("assert(%j) throws 1.x's text, naming the owner", (value, detail) => {
+    let error: unknown;
+    try {
+      RuntimeTag.assert(value, '@acme/x');
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isPlurnkExecsError(error, 'invalid-declaration')).toBe(true);
+    expect((error as Error).message).toBe(`exec runtime declaration invalid: @acme/x ${detail}`);
   });
 });

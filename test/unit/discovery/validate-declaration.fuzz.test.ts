@@ -14,16 +14,21 @@ const oneLine = (x: unknown) => noBreak(x) && (x as string).length > 0;
 const optionalBool = (o: Obj, key: string) => !present(o, key) || typeof o[key] === 'boolean';
 
 function specAccepts(d: unknown): boolean {
-  if (!isObject(d) || !onlyKeys(d, ['name', 'glyph', 'summary', 'invocation', 'details'])) return false;
+  if (!isObject(d) || !onlyKeys(d, ['name', 'glyph', 'summary', 'invocation', 'details', 'resourcesPath']))
+    return false;
   if (typeof d.name !== 'string' || !/^[a-z][a-z0-9+.-]*$/.test(d.name) || d.name === 'only') return false;
   if (present(d, 'glyph') && !noBreak(d.glyph)) return false;
   if (!oneLine(d.summary)) return false;
   if (present(d, 'details') && typeof d.details !== 'string') return false;
+  // The later 1.x resourcesPath: an absolute pathname such as /tools.
+  if (present(d, 'resourcesPath') && !(noBreak(d.resourcesPath) && (d.resourcesPath as string).startsWith('/')))
+    return false;
   return invocationAccepted(d.invocation);
 }
 
 function invocationAccepted(inv: unknown): boolean {
-  if (!isObject(inv) || !onlyKeys(inv, ['body', 'target', 'exclusive', 'example', 'signature'])) return false;
+  if (!isObject(inv) || !onlyKeys(inv, ['body', 'target', 'exclusive', 'example', 'signature', 'inputSchema']))
+    return false;
   const body = inv.body;
   if (
     !isObject(body) ||
@@ -41,8 +46,10 @@ function invocationAccepted(inv: unknown): boolean {
   }
   if (!optionalBool(inv, 'exclusive')) return false;
   if (inv.exclusive === true && target === undefined) return false;
-  if (present(inv, 'example') === present(inv, 'signature')) return false;
+  // Exactly one witness: an example, a signature, or (later 1.x) a JSON Schema of the body.
+  if (['example', 'signature', 'inputSchema'].filter((key) => present(inv, key)).length !== 1) return false;
   if (present(inv, 'signature')) return oneLine(inv.signature);
+  if (present(inv, 'inputSchema')) return isObject(inv.inputSchema);
   const example = inv.example;
   if (!isObject(example) || !onlyKeys(example, ['body', 'target'])) return false;
   if ((present(example, 'body') && !noBreak(example.body)) || (present(example, 'target') && !noBreak(example.target)))
@@ -98,7 +105,9 @@ const example = withExtra(fc.record({ body: lineOrEmpty, target: lineOrEmpty }, 
 const witness = fc.oneof(
   { arbitrary: fc.record({ example: mostly(example, junk) }), weight: 12 },
   { arbitrary: fc.record({ signature: text }), weight: 4 },
+  { arbitrary: fc.record({ inputSchema: mostly(fc.constantFrom({ type: 'object' }, {}), junk) }), weight: 3 },
   { arbitrary: fc.record({ example: mostly(example, junk), signature: text }), weight: 1 },
+  { arbitrary: fc.record({ inputSchema: fc.constant({}), signature: text }), weight: 1 },
   { arbitrary: fc.constant({}), weight: 1 },
 );
 const invocation = withExtra(
@@ -126,6 +135,7 @@ const declaration = mostly(
         summary: text,
         invocation: mostly(invocation, junk),
         details: mostly(fc.constantFrom('More.', 'a\n\nb'), junk),
+        resourcesPath: mostly(fc.constantFrom('/tools', '/'), fc.constantFrom('tools', '', '/a\nb'), junk),
       },
       { requiredKeys: ['name', 'summary', 'invocation'] },
     ),

@@ -208,14 +208,14 @@ describe('validateRuntimeDecl rejects, naming the field and what it received', (
       'both example and signature',
       withInvocation({ body: { role: 'x' }, example: { body: 'x' }, signature: 'sig' }),
       'invocation.signature',
-      'is declared together with an example; keep exactly one of example or signature',
+      'is declared together with an example; keep exactly one of example, signature or inputSchema',
       '"sig"',
     ],
     [
       'neither example nor signature',
       withInvocation({ body: { role: 'x' } }),
       'invocation.example',
-      'is required when there is no signature',
+      'is required when there is no signature or inputSchema',
       'nothing',
     ],
     [

@@ -94,6 +94,12 @@ describe('a general runtime document', () => {
       ['- Signature: `{"q": string}` describes the body\'s shape; it is not a runnable example.'],
     ],
     [
+      'an input schema (later 1.x) leaves the heading alone and shows the schema the body follows',
+      { body: { role: 'JSON arguments', required: true }, inputSchema: { type: 'object', required: ['q'] } },
+      '`## EXEC0 [t] <!-- Run it. -->`',
+      ['- Input schema: the body is JSON that follows `{"type":"object","required":["q"]}`.'],
+    ],
+    [
       'backticks in the witness widen the code span',
       { body: { role: 'cmd', required: true }, example: { body: 'echo `date`' } },
       '`` ## EXEC0 [t] <!-- Run it. -->\\necho `date` ``',

@@ -1,22 +1,28 @@
+/** `plurnk-execs check`: one leaf package, judged tag by tag. */
 import { resolve } from 'node:path';
-import { CHECK_RUN_TIMEOUT_MS, checkPackage } from '../check/check-package.js';
+import { CHECK_RUN_TIMEOUT_MS, checkPackage, type CheckOptions } from '../check/check-package.js';
 import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';
 
-const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--cwd <dir>] [--timeout <ms>] [--grace <ms>] [--probe-timeout <ms>]
-                           [--isolation process|thread]
+const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--strict] [--cwd <dir>] [--timeout <ms>]
+                           [--grace <ms>] [--probe-timeout <ms>] [--isolation process|thread]
 
-Loads the one executor leaf package in <package-dir> in isolation (its operator policy and
-trust gate set aside) and reports, per tag: the manifest verdict with every validation error,
-the probe verdict and latency, its declared example run through the isolating host, and the
-contract checks — undeclared channels, console output, signal honoured within grace,
-processes left behind, state retained across runs, result validity, other violations.
+Loads the executor leaf package in <package-dir> in isolation (its operator policy and trust
+gate set aside) and reports, per tag: the manifest verdict with every validation error, the
+probe verdict and latency, its declared example run through the isolating host, the contract
+checks — undeclared channels, console output, signal honoured within grace, processes left
+behind, state retained across runs, result validity, other violations — and what each run
+did: wall time, peak memory, processes started and left, files changed in its cwd, console
+bytes, sink messages and bytes, violations. A tag's verdict is clean, warning (its example
+ran with a Problem of the leaf's own: not a fault), not run, or FAULT.
 
-  --json                 print the report as JSON (schema plurnk-execs/check@1)
-  --cwd <dir>            where the examples run (default: a new empty temporary directory);
-                         an example whose file target is missing there is reported not run
+  --json                 print the report as JSON (schema plurnk-execs/check@2)
+  --strict               a tag whose example ran with a Problem is not clean either
+  --cwd <dir>            where the examples run, one tag at a time (default: an empty temporary
+                         directory per tag); an example whose file target is missing there is
+                         reported not run
   --timeout <ms>         deadline of each run of the example (default ${CHECK_RUN_TIMEOUT_MS})
   --grace <ms>           grace after an abort, and between SIGHUP and SIGKILL (default ${DEFAULT_GRACE_MS})
   --probe-timeout <ms>   how long the probe and a runtimes hook may take (default ${DEFAULT_PROBE_TIMEOUT_MS})
@@ -37,6 +43,7 @@ export const checkCommand: Command = {
       argv,
       {
         json: { type: 'boolean' },
+        strict: { type: 'boolean' },
         cwd: { type: 'string' },
         timeout: { type: 'string' },
         grace: { type: 'string' },
@@ -49,14 +56,15 @@ export const checkCommand: Command = {
     const timeoutMs = parseMs('check', '--timeout', values.timeout as string | undefined);
     const graceMs = parseMs('check', '--grace', values.grace as string | undefined);
     const probeTimeoutMs = parseMs('check', '--probe-timeout', values['probe-timeout'] as string | undefined);
-    const isolation = parseIsolation('check', values.isolation as string | undefined);
-    const report = await checkPackage(resolve(io.cwd, positionals[0]!), {
-      isolation,
+    const options: CheckOptions = {
+      isolation: parseIsolation('check', values.isolation as string | undefined),
+      strict: values.strict === true,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(graceMs === undefined ? {} : { graceMs }),
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
       ...(values.cwd === undefined ? {} : { cwd: resolve(io.cwd, values.cwd as string) }),
-    });
+    };
+    const report = await checkPackage(resolve(io.cwd, positionals[0]!), options);
     io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheck(report));
     return report.clean ? EXIT.ok : EXIT.failed;
   },

@@ -1,12 +1,17 @@
-/** `plurnk-execs check`: one leaf package, judged tag by tag. */
+/**
+ * `plurnk-execs check`: one leaf package, or every leaf package in a directory (a
+ * `node_modules`, or a folder of packages laid out like one) with a summary table after them.
+ */
 import { resolve } from 'node:path';
 import { CHECK_RUN_TIMEOUT_MS, checkPackage, type CheckOptions } from '../check/check-package.js';
+import { checkPackages, findLeafPackages } from '../check/check-packages.js';
 import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';
+import { renderCheckSet } from './render-check-set.js';
 
-const USAGE = `Usage: plurnk-execs check <package-dir> [--json] [--strict] [--cwd <dir>] [--timeout <ms>]
+const USAGE = `Usage: plurnk-execs check <package-dir | dir-of-packages> [--json] [--strict] [--cwd <dir>] [--timeout <ms>]
                            [--grace <ms>] [--probe-timeout <ms>] [--isolation process|thread]
 
 Loads the executor leaf package in <package-dir> in isolation (its operator policy and trust
@@ -18,7 +23,11 @@ did: wall time, peak memory, processes started and left, files changed in its cw
 bytes, sink messages and bytes, violations. A tag's verdict is clean, warning (its example
 ran with a Problem of the leaf's own: not a fault), not run, or FAULT.
 
-  --json                 print the report as JSON (schema plurnk-execs/check@2)
+Given a directory that is no leaf package, checks every leaf package in it (a node_modules,
+or a folder of packages laid out like one) and ends with a summary table.
+
+  --json                 print the report as JSON (schema plurnk-execs/check@2; a directory:
+                         plurnk-execs/check-set@2)
   --strict               a tag whose example ran with a Problem is not clean either
   --cwd <dir>            where the examples run, one tag at a time (default: an empty temporary
                          directory per tag); an example whose file target is missing there is
@@ -29,13 +38,13 @@ ran with a Problem of the leaf's own: not a fault), not run, or FAULT.
   --isolation <t>        process (default): the leaf's threads run in an engine process of the
                          host's own; thread: in this process (docs/isolation.md)
 
-Exit code: 0 only when the package is clean; 1 otherwise; 2 for a bad command line.
+Exit code: 0 only when every package is clean; 1 otherwise; 2 for a bad command line.
 `;
 
 /** `plurnk-execs check`. */
 export const checkCommand: Command = {
   name: 'check',
-  summary: 'check one leaf package against the contract and report a verdict per tag',
+  summary: 'check a leaf package (or a directory of them) against the contract: a verdict per tag',
   usage: USAGE,
   async run(argv: string[], io: CliIo): Promise<number> {
     const { values, positionals } = parseFlags(
@@ -64,8 +73,19 @@ export const checkCommand: Command = {
       ...(probeTimeoutMs === undefined ? {} : { probeTimeoutMs }),
       ...(values.cwd === undefined ? {} : { cwd: resolve(io.cwd, values.cwd as string) }),
     };
-    const report = await checkPackage(resolve(io.cwd, positionals[0]!), options);
-    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheck(report));
-    return report.clean ? EXIT.ok : EXIT.failed;
+    const target = resolve(io.cwd, positionals[0]!);
+    const found = await findLeafPackages(target);
+    // A package, or a directory with none (checkPackage names what is missing).
+    if (found.length === 0 || (found.length === 1 && found[0] === target)) {
+      const report = await checkPackage(target, options);
+      io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : renderCheck(report));
+      return report.clean ? EXIT.ok : EXIT.failed;
+    }
+    // Each package's report as it is done; the summary after the last.
+    const set = await checkPackages(target, options, (report) => {
+      if (!values.json) io.stdout.write(`${renderCheck(report)}\n`);
+    });
+    io.stdout.write(values.json ? `${JSON.stringify(set, null, 2)}\n` : renderCheckSet(set));
+    return set.clean ? EXIT.ok : EXIT.failed;
   },
 };

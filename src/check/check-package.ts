@@ -13,8 +13,7 @@ import { bootHost } from '../host/boot-host.js';
 import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type TagVerdict, type Verdict } from './check-report.js';
-import { checkExample } from './check-tag.js';
-import { allSkipped } from './contract-checks.js';
+import { checkExample, notRun } from './check-tag.js';
 import { problemWarning } from './judge-example.js';
 import type { RunContext } from './measure-run.js';
 import type { Availability, Host, Isolation } from '../host/host-types.js';
@@ -194,19 +193,7 @@ function unchecked(declared: ManifestCheck['tags'][number], why: string): TagChe
     warning: null,
     manifest: { verdict: declared.errors.length === 0 ? 'pass' : 'fail', errors: [...declared.errors] },
     probe: { verdict: 'skip', available: null, fault: null, detail: why, probeMs: null },
-    example: {
-      verdict: 'skip',
-      body: null,
-      target: null,
-      status: null,
-      problem: null,
-      detail: why,
-      ms: null,
-      outcome: null,
-      needs: null,
-    },
-    checks: allSkipped(why),
-    runs: [],
+    ...notRun(why),
   };
 }
 

@@ -21,24 +21,7 @@ export async function checkExample(
   context: RunContext,
 ): Promise<Pick<TagCheck, 'example' | 'checks' | 'runs'>> {
   const declared = entry.invocation.example;
-  if (declared === undefined) {
-    const why = 'the invocation declares a signature, not an executable example';
-    return {
-      example: {
-        verdict: 'skip',
-        body: null,
-        target: null,
-        status: null,
-        problem: null,
-        detail: why,
-        ms: null,
-        outcome: null,
-        needs: null,
-      },
-      checks: allSkipped(why),
-      runs: [],
-    };
-  }
+  if (declared === undefined) return notRun('the invocation declares a signature, not an executable example');
   const example = { body: declared.body ?? '', target: declared.target ?? null };
   const first = await measureRun(context, entry.runtime, example, 'first');
   const judged = judgeExample(entry, example, first, context.cwd);
@@ -51,5 +34,24 @@ export async function checkExample(
     example: judged,
     checks: judgeContract({ first, again, fresh, aborted }, context.graceMs),
     runs: runs.map((run) => run.figures),
+  };
+}
+
+/** The example, checks and runs of a tag whose example could not run, and why. */
+export function notRun(why: string): Pick<TagCheck, 'example' | 'checks' | 'runs'> {
+  return {
+    example: {
+      verdict: 'skip',
+      body: null,
+      target: null,
+      status: null,
+      problem: null,
+      detail: why,
+      ms: null,
+      outcome: null,
+      needs: null,
+    },
+    checks: allSkipped(why),
+    runs: [],
   };
 }

@@ -1,4 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+/**
+ * Checks one leaf package: discovers it alone, boots a host of its own on it (either tier),
+ * checks its tags a few at a time — each in an empty temporary directory of its own, or one at
+ * a time in the caller's `cwd` — and turns what each tag's parts found into its verdict.
+ */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
@@ -7,8 +12,10 @@ import { buildEngineEnv } from '../engine/engine-env.js';
 import { bootHost } from '../host/boot-host.js';
 import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
-import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
-import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
+import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type TagVerdict, type Verdict } from './check-report.js';
+import { checkExample, notRun } from './check-tag.js';
+import { problemWarning } from './judge-example.js';
+import type { RunContext } from './measure-run.js';
 import type { Availability, Host, Isolation } from '../host/host-types.js';
 import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host/threads/worker-env.js';
 
@@ -24,9 +31,13 @@ export interface CheckOptions {
   loadTimeoutMs?: number;
   /**
    * Where the examples run: the directory that holds what they need (the file a `jq` example
-   * reads, a git repository). Default: a new empty temporary directory, removed afterwards.
+   * reads, a git repository); its tags are then checked one at a time, so what changed in it
+   * is each run's own. Default: a new empty temporary directory per tag, emptied before each
+   * run and removed afterwards.
    */
   cwd?: string;
+  /** Count a tag whose example ran with a Problem of its own (`problem`) as not clean. Default false. */
+  strict?: boolean;
   /**
    * Where the leaf's threads run (docs/isolation.md): `'process'` (default, as `createHost`'s),
    * an engine process of the host's own; `'thread'`, this process.
@@ -36,13 +47,14 @@ export interface CheckOptions {
 
 /**
  * The limits an example runs under: an example is a one-line witness, so these are tighter
- * than a host's defaults (docs/faults.md), and memory is looked at ten times a second. The
- * breaker is out of reach so that every run of a crashing leaf shows what it does, not a 503.
+ * than a host's defaults (docs/faults.md), and memory is looked at forty times a second (a
+ * thread's peak memory is what its heartbeats report). The breaker is out of reach so that
+ * every run of a crashing leaf shows what it does, not a 503.
  */
-const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 100 } as const;
+const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 25 } as const;
 /** Default deadline of each run of an example (ms): an example is a one-line witness. */
 export const CHECK_RUN_TIMEOUT_MS = 10_000;
-/** Tags checked at once. */
+/** Tags checked at once, each in a temporary directory of its own. */
 const CONCURRENCY = 3;
 
 /**
@@ -56,6 +68,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
   const timeoutMs = options.timeoutMs ?? CHECK_RUN_TIMEOUT_MS;
   const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const probeTimeoutMs = options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const strict = options.strict ?? false;
   const manifest = await checkManifest(packageDir, probeTimeoutMs);
   const { tags, isolation } =
     manifest.discovery === undefined
@@ -77,10 +90,12 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
     disabledByDefault: [...manifest.disabledByDefault],
     notices: (manifest.discovery?.notices ?? []).map((notice) => notice.message),
   };
+  const blocking: ReadonlySet<TagVerdict> = new Set(strict ? ['fault', 'problem'] : ['fault']);
   return {
-    schema: 'plurnk-execs/check@1',
+    schema: 'plurnk-execs/check@2',
     package: { dir: packageDir, name: manifest.packageName },
-    clean: discovery.verdict === 'pass' && tags.length > 0 && tags.every((tag) => tag.verdict !== 'fail'),
+    clean: discovery.verdict === 'pass' && tags.length > 0 && tags.every((tag) => !blocking.has(tag.verdict)),
+    strict,
     isolation,
     discovery,
     tags,
@@ -95,7 +110,7 @@ export async function checkPackage(dir: string, options: CheckOptions = {}): Pro
  */
 async function checkRuntimes(
   discovery: Discovery,
-  options: Required<Omit<CheckOptions, 'cwd'>> & { cwd: string | undefined },
+  options: Required<Omit<CheckOptions, 'cwd' | 'strict'>> & { cwd: string | undefined },
 ): Promise<{ tags: TagCheck[]; isolation: Isolation }> {
   const boot = options.isolation === 'process' ? bootProcessHost : bootHost;
   const host = await boot(discovery, {
@@ -105,8 +120,7 @@ async function checkRuntimes(
     breaker: { crashes: Number.MAX_SAFE_INTEGER },
     limits: { ...CHECK_LIMITS, graceMs: options.graceMs },
   });
-  const temporary = options.cwd === undefined ? mkdtempSync(join(tmpdir(), 'plurnk-execs-check-')) : undefined;
-  const cwd = options.cwd ?? temporary!;
+  const temporary: string[] = [];
   try {
     // A run's env replaces its thread's: give each run what the thread would have had (in the
     // process tier, a thread of the engine, whose environment is built), plus the marker.
@@ -114,23 +128,31 @@ async function checkRuntimes(
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
     const base = options.isolation === 'process' ? buildEngineEnv(process.env, detailLimit) : process.env;
     const env = workerBaseEnv(base, detailLimit, packageOwnedEnv(discovery, packageName));
-    const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
+    const contextOf = (): RunContext => {
+      const limits = { timeoutMs: options.timeoutMs, graceMs: options.graceMs };
+      if (options.cwd !== undefined) return { host, env, cwd: options.cwd, ownsCwd: false, ...limits };
+      const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'plurnk-execs-check-')));
+      temporary.push(cwd);
+      return { host, env, cwd, ownsCwd: true, ...limits };
+    };
     const entries = [...discovery.registry.values()];
     const results: TagCheck[] = new Array(entries.length);
     let next = 0;
     const worker = async () => {
       for (let index = next++; index < entries.length; index = next++)
-        results[index] = await checkTag(entries[index]!, host, context);
+        results[index] = await checkTag(entries[index]!, host, contextOf());
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, entries.length) }, worker));
+    // In a cwd of the caller's, one tag at a time: what changed there is then each run's own.
+    const concurrency = options.cwd === undefined ? CONCURRENCY : 1;
+    await Promise.all(Array.from({ length: Math.min(concurrency, entries.length) }, worker));
     return { tags: results, isolation: host.isolation() };
   } finally {
     await host.close();
-    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeContext): Promise<TagCheck> {
+async function checkTag(entry: RegistryEntry, host: Host, context: RunContext): Promise<TagCheck> {
   const verdict = host.availability(entry.runtime)!;
   const probe = judgeProbe(verdict);
   if (probe.verdict !== 'pass') {
@@ -140,7 +162,8 @@ async function checkTag(entry: RegistryEntry, host: Host, context: TagProbeConte
   const judged = await checkExample(entry, context);
   return summarize({
     tag: entry.runtime,
-    verdict: 'pass',
+    verdict: 'ok',
+    warning: null,
     manifest: { verdict: 'pass', errors: [] },
     probe,
     ...judged,
@@ -166,22 +189,26 @@ function judgeProbe(verdict: Availability): TagCheck['probe'] {
 function unchecked(declared: ManifestCheck['tags'][number], why: string): TagCheck {
   return {
     tag: declared.tag,
-    verdict: 'skip',
+    verdict: 'not-run',
+    warning: null,
     manifest: { verdict: declared.errors.length === 0 ? 'pass' : 'fail', errors: [...declared.errors] },
     probe: { verdict: 'skip', available: null, fault: null, detail: why, probeMs: null },
-    example: { verdict: 'skip', body: null, target: null, status: null, problem: null, detail: why, ms: null },
-    checks: allSkipped(why),
+    ...notRun(why),
   };
 }
 
-/** A tag fails when any part failed; it is skipped when nothing could be judged. */
+/**
+ * A tag is a `fault` when any part failed; else it ran with a `problem` when its example ended
+ * in a Problem of the leaf's own; else `ok` when its example passed; else nothing ran (`not-run`).
+ */
 function summarize(check: TagCheck): TagCheck {
   const parts: Verdict[] = [
     check.manifest.verdict,
     check.probe.verdict,
-    check.example.verdict,
     ...CONTRACT_CHECKS.map((name) => check.checks[name].verdict),
   ];
-  const verdict: Verdict = parts.includes('fail') ? 'fail' : check.example.verdict === 'pass' ? 'pass' : 'skip';
-  return { ...check, verdict };
+  const example = check.example.verdict;
+  if (parts.includes('fail') || example === 'fail') return { ...check, verdict: 'fault', warning: null };
+  if (example === 'problem') return { ...check, verdict: 'problem', warning: problemWarning(check.example) };
+  return { ...check, verdict: example === 'pass' ? 'ok' : 'not-run', warning: null };
 }

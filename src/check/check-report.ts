@@ -1,8 +1,29 @@
+/**
+ * The shape of `plurnk-execs check --json` (`plurnk-execs/check@2`): what each tag's verdict is
+ * and why, judged from structured facts, and what each run of its example did, as the host and
+ * check measured it. docs/cli.md documents it, and how check@1 maps onto it.
+ */
 import type { ProbeFault } from '../host/fault-kinds.js';
 import type { Isolation } from '../host/host-types.js';
+import type { OutcomeClass } from '../host/outcome-class.js';
+import type { ViolationKind } from '../contracts/violation.js';
 
 /** A check's outcome: `skip` when it could not be judged here (say why in `detail`). */
 export type Verdict = 'pass' | 'fail' | 'skip';
+
+/**
+ * A tag's verdict: `fault`, the host had to step in for the leaf (not clean); `problem`, its
+ * example ended in a Problem the leaf itself answered, most likely for want of what the
+ * example needs here (a warning: clean unless `strict`); `not-run`, nothing could run here (an
+ * unavailable binary, a missing target, no executable example); `ok`.
+ */
+export type TagVerdict = 'ok' | 'problem' | 'not-run' | 'fault';
+
+/** The verdicts of a tag, in report order. */
+export const TAG_VERDICTS = ['ok', 'problem', 'not-run', 'fault'] as const satisfies readonly TagVerdict[];
+
+/** The example's own verdict: `problem` when it ended in a Problem of the leaf's own. */
+export type ExampleVerdict = Verdict | 'problem';
 
 /** One judged item. */
 export interface CheckItem {
@@ -29,11 +50,58 @@ export interface ContractChecks {
   violations: CheckItem;
 }
 
+/** Which run of the example: its first, a second in the same thread, a first in a fresh thread, one aborted once it showed life. */
+export type RunName = 'first' | 'again' | 'fresh' | 'aborted';
+
+/** Files created, changed or removed under a run's cwd (a snapshot before and after the run). */
+export interface FileChanges {
+  created: number;
+  changed: number;
+  removed: number;
+  /** The first few, relative to the cwd: `+` created, `~` changed, `-` removed (`/` ends a directory). */
+  paths: string[];
+}
+
+/** What one run of the example did, measured by the host and by check, never reported by the leaf. */
+export interface RunFigures {
+  run: RunName;
+  outcome: OutcomeClass;
+  status: number;
+  /** Wall time of the run as check saw it (`host.exec` called to resolved), ms. */
+  wallMs: number;
+  memory: {
+    /** The largest heap plus external memory the thread reported in a heartbeat; null when the run ended before its first. */
+    threadPeakBytes: number | null;
+    /**
+     * The largest sum of the run's processes' peak resident sets (`VmHWM`), sampled every few
+     * ms from /proc; null when no process of the run was seen (none started, or none lived long enough).
+     */
+    childrenPeakBytes: number | null;
+  };
+  processes: {
+    /** Children the run's thread started (the host's count); null when the host could not tell. */
+    started: number | null;
+    /** Still running when the run ended: killed by the host, or by check (`escaped`). */
+    left: number;
+    /** Of those, found only by check's marker after the host's reap: out of the host's reach. */
+    escaped: number;
+  };
+  /** What changed under the run's cwd; null when the cwd was too large to snapshot. */
+  files: FileChanges | null;
+  /** Bytes the leaf printed through `console.*`, stdout or stderr. */
+  consoleBytes: number;
+  /** Writes and notices the embedding sinks received, and their UTF-8 bytes (the host's own closing state changes are not counted). */
+  sinks: { messages: number; bytes: number };
+  /** Contract violations the host refused, counted by kind. */
+  violations: Partial<Record<ViolationKind, number>>;
+}
+
 /** Everything `check` found about one tag. */
 export interface TagCheck {
   tag: string;
-  /** `fail` when any part failed; `skip` when nothing could run here (an unavailable binary); else `pass`. */
-  verdict: Verdict;
+  verdict: TagVerdict;
+  /** The warning of a `problem` verdict: the status, the Problem type and what the example seems to need; else null. */
+  warning: string | null;
   manifest: { verdict: Verdict; errors: string[] };
   probe: {
     verdict: Verdict;
@@ -44,28 +112,48 @@ export interface TagCheck {
     probeMs: number | null;
   };
   example: {
-    verdict: Verdict;
+    verdict: ExampleVerdict;
     body: string | null;
     target: string | null;
     status: number | null;
+    /** The Problem type of the example's first run, when it failed. */
     problem: string | null;
     detail: string | null;
     ms: number | null;
+    /** How the example's first run ended (`out.outcome`): what the verdict is judged from. */
+    outcome: OutcomeClass | null;
+    /** What the example seems to need that the run's cwd lacks (`a git repository`, `a file notes.txt`), when it failed. */
+    needs: string | null;
   };
   checks: ContractChecks;
+  /** What each run of the example did, in the order they ran (empty when none ran). */
+  runs: RunFigures[];
 }
 
-/** `plurnk-execs check --json`: stable for CI (new fields may be added; none is removed or renamed within a schema version). */
+/** `plurnk-execs check --json` for one package: stable for CI (new fields may be added; none is removed or renamed within a schema version). */
 export interface CheckReport {
-  schema: 'plurnk-execs/check@1';
+  schema: 'plurnk-execs/check@2';
   package: { dir: string; name: string | null };
-  /** True only when discovery passed, at least one tag was declared, and no tag failed. */
+  /** True only when discovery passed, at least one tag was declared, and no tag is a `fault` (nor, under `strict`, a `problem`). */
   clean: boolean;
+  /** Whether a `problem` verdict made the package not clean. */
+  strict: boolean;
   /** The containment the examples ran under (`host.isolation()`); null when discovery failed and nothing ran. */
   isolation: Isolation | null;
   /** `notices`: what discovery read on the author's behalf (a manifest in the ≤1.5 shape); not a failure. */
   discovery: { verdict: Verdict; error: string | null; disabledByDefault: string[]; notices: string[] };
   tags: TagCheck[];
+}
+
+/** `plurnk-execs check <dir> --json` for a directory of several leaf packages (or a node_modules). */
+export interface CheckSetReport {
+  schema: 'plurnk-execs/check-set@2';
+  dir: string;
+  /** True only when every package is clean. */
+  clean: boolean;
+  strict: boolean;
+  /** One report per leaf package found, in name order. */
+  packages: CheckReport[];
 }
 
 /** The names of {@link ContractChecks}, in report order. */

@@ -1,12 +1,20 @@
+/**
+ * The human form of a check report (`plurnk-execs check` without `--json`): the package, one
+ * table row per tag, every fault, warning and skip with its reason, one line per tag of what
+ * its example's first run did, the containment, and the verdict line.
+ */
 import {
   CONTRACT_CHECKS,
   type CheckItem,
   type CheckReport,
+  type ExampleVerdict,
   type TagCheck,
+  type TagVerdict,
   type Verdict,
 } from '../check/check-report.js';
 import { formatTable } from './format-table.js';
 import { describeIsolation } from './describe-isolation.js';
+import { formatRunFigures } from './format-run-figures.js';
 
 const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {
   undeclaredChannels: 'UNDECLARED',
@@ -18,9 +26,17 @@ const HEADERS: Record<(typeof CONTRACT_CHECKS)[number], string> = {
   violations: 'VIOLATIONS',
 };
 
+/** A tag's verdict in the VERDICT column. */
+export const VERDICT_CELLS: Record<TagVerdict, string> = {
+  ok: 'clean',
+  problem: 'warning',
+  'not-run': 'not run',
+  fault: 'FAULT',
+};
+
 /**
- * The human form of a check report: the package, one table row per tag (`ok`, `FAIL` or `-`
- * per column), then every failure and skip with its reason, then the verdict line.
+ * The report as text: the package, one table row per tag (`ok`, `FAIL`, `warn` or `-` per
+ * column), every fault, warning and skip with its reason, what each example did, the verdict line.
  */
 export function renderCheck(report: CheckReport): string {
   let text = `check ${report.package.name ?? '(unnamed)'} (${report.package.dir})\n`;
@@ -33,11 +49,25 @@ export function renderCheck(report: CheckReport): string {
   text += formatTable(header, report.tags.map(row));
   const notes = report.tags.flatMap(explain);
   if (notes.length > 0) text += `\n${notes.join('\n')}\n`;
-  const failed = report.tags.filter((tag) => tag.verdict === 'fail').length;
-  const skipped = report.tags.filter((tag) => tag.verdict === 'skip').length;
-  const counts = `${report.tags.length} tag(s): ${failed} failed, ${skipped} skipped`;
+  const did = report.tags.filter((tag) => tag.runs.length > 0);
+  if (did.length > 0) {
+    const width = Math.max(...did.map((tag) => tag.tag.length));
+    text += `\nwhat each example did (its first run; every run in --json):\n`;
+    text += did.map((tag) => `${tag.tag.padEnd(width)}  ${formatRunFigures(tag.runs[0]!)}\n`).join('');
+  }
   if (report.isolation !== null) text += `\n${describeIsolation(report.isolation)}`;
-  return `${text}\n${report.clean ? `clean — ${counts}` : `NOT CLEAN — ${counts}`}\n`;
+  const verdict = report.clean ? 'clean' : report.strict && !hasFault(report) ? 'NOT CLEAN (--strict)' : 'NOT CLEAN';
+  return `${text}\n${verdict} — ${countVerdicts(report)}\n`;
+}
+
+/** `3 tag(s): 1 fault, 1 ran with a Problem, 0 not run`. */
+export function countVerdicts(report: CheckReport): string {
+  const count = (verdict: TagVerdict) => report.tags.filter((tag) => tag.verdict === verdict).length;
+  return `${report.tags.length} tag(s): ${count('fault')} fault, ${count('problem')} ran with a Problem, ${count('not-run')} not run`;
+}
+
+function hasFault(report: CheckReport): boolean {
+  return report.discovery.verdict === 'fail' || report.tags.some((tag) => tag.verdict === 'fault');
 }
 
 function row(tag: TagCheck): string[] {
@@ -50,36 +80,35 @@ function row(tag: TagCheck): string[] {
     probe,
     example,
     ...CONTRACT_CHECKS.map((name) => cell(tag.checks[name].verdict)),
-    tag.verdict === 'fail' ? 'FAIL' : tag.verdict === 'pass' ? 'clean' : 'skipped',
+    VERDICT_CELLS[tag.verdict],
   ];
 }
 
-function cell(verdict: Verdict): string {
-  return verdict === 'pass' ? 'ok' : verdict === 'fail' ? 'FAIL' : '-';
+function cell(verdict: Verdict | ExampleVerdict): string {
+  return verdict === 'pass' ? 'ok' : verdict === 'fail' ? 'FAIL' : verdict === 'problem' ? 'warn' : '-';
 }
 
-/** `<tag> <part>: <why>` for every part that failed or was skipped, once per distinct reason. */
+/** `<tag> <part>: <why>` for every part that failed, warned or was skipped, once per distinct reason; then the warning. */
 function explain(tag: TagCheck): string[] {
   const lines: string[] = [];
   for (const error of tag.manifest.errors) lines.push(`${tag.tag} manifest: ${error}`);
   const seen = new Set<string>();
-  const note = (part: string, item: CheckItem) => {
+  const note = (part: string, item: CheckItem, label = item.verdict === 'skip' ? ' (skipped)' : '') => {
     if (item.verdict === 'pass' || item.detail === null) return;
     const key = `${item.verdict}:${item.detail}`;
     if (seen.has(key) && item.verdict === 'skip') return;
     seen.add(key);
-    lines.push(`${tag.tag} ${part}${item.verdict === 'skip' ? ' (skipped)' : ''}: ${item.detail}`);
+    lines.push(`${tag.tag} ${part}${label}: ${item.detail}`);
   };
   note('probe', { verdict: tag.probe.verdict, detail: tag.probe.detail });
-  note('example', {
-    verdict: tag.example.verdict,
-    // A skipped example says why it did not count ("not run: needs …"), which names the Problem's detail already.
-    detail:
-      tag.example.problem === null || tag.example.verdict === 'skip'
-        ? tag.example.detail
-        : `${tag.example.problem}: ${tag.example.detail}`,
-  });
+  const { example } = tag;
+  // A skipped example says why it did not count ("not run: needs …"), which names the Problem's detail already.
+  const detail =
+    example.problem === null || example.verdict === 'skip' ? example.detail : `${example.problem}: ${example.detail}`;
+  if (example.verdict === 'problem') note('example', { verdict: 'fail', detail }, ' (ran with a Problem)');
+  else note('example', { verdict: example.verdict, detail });
   for (const name of CONTRACT_CHECKS) note(name, tag.checks[name]);
+  if (tag.warning !== null) lines.push(`${tag.tag} warning: ${tag.warning}`);
   return lines;
 }
 

@@ -33,6 +33,7 @@ export const ExecOutcomeSchema = v.strictObject({
       console: v.nullable(v.strictObject({ bytes: Count, text: v.string() })),
       reapedProcesses: Count,
       forcedEnd: v.nullable(v.strictObject({ reason: v.picklist(RUN_END_REASONS), terminated: v.boolean() })),
+      usage: v.optional(v.strictObject({ processesStarted: Count, peakThreadBytes: v.nullable(Count) })),
     }),
   ),
 });

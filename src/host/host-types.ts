@@ -206,6 +206,25 @@ export interface RunContainment {
    * result stands. Judge by `reason` (`RUN_END_REASONS`), not by the Problem's wording.
    */
   forcedEnd: ForcedEnd | null;
+  /** What the run used, as the host measured it (not as the leaf said); absent when the run's thread could not tell (its engine died). */
+  usage?: RunUsage;
+}
+
+/** What one run used, measured by the host (`containment.usage`): what `plurnk-execs check` reports a leaf did. */
+export interface RunUsage {
+  /**
+   * Processes the run's thread started: every child of a `node:child_process` call leads a
+   * process group of its own and is reported by the thread as it starts, and each group the
+   * host judged the run's own, or found already gone, counts once. The children's own children
+   * are not counted.
+   */
+  processesStarted: number;
+  /**
+   * The largest memory (JS heap plus memory outside it) the run's thread reported in a
+   * heartbeat while the run was in flight, in bytes; null when the run ended before its first
+   * heartbeat (`limits.heartbeatMs`).
+   */
+  peakThreadBytes: number | null;
 }
 
 /** A tag's cached probe verdict. */

@@ -22,6 +22,7 @@ export type {
   Isolation,
   RecyclePolicy,
   RunContainment,
+  RunUsage,
   StreamAddress,
 } from './host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';

@@ -208,7 +208,7 @@ export class IsolatingHost implements Host {
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
-      const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd };
+      const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd, usage: end.usage };
       return {
         outcome: classifyOutcome(end.result, end.forcedEnd),
         result: end.result,

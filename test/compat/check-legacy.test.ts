@@ -13,11 +13,11 @@ test('a ≤1.5 manifest checks clean, with the discovery notice in the report an
   const report = await checkPackage(OLDSTYLE);
   expect(report.clean).toBe(true);
   expect(report.tags.map((tag) => [tag.tag, tag.verdict])).toEqual([
-    ['oldgit', 'pass'],
-    ['oldsh', 'pass'],
+    ['oldgit', 'ok'],
+    ['oldsh', 'ok'],
     // A glyph-only tag has only a signature: nothing to run.
-    ['oldglyph', 'skip'],
-    ['oldscript', 'pass'],
+    ['oldglyph', 'not-run'],
+    ['oldscript', 'ok'],
   ]);
   expect(report.discovery.notices).toHaveLength(1);
   expect(report.discovery.notices[0]).toContain('"oldgit", "oldsh", "oldglyph"');

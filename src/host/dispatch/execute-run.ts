@@ -5,7 +5,7 @@ import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation, type WatchEnd } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
 import type { ForcedEnd, RunEndReason } from '../fault-kinds.js';
-import type { EmbeddingSinks, RunContainment } from '../host-types.js';
+import type { EmbeddingSinks, RunContainment, RunUsage } from '../host-types.js';
 import { hostFailure } from '../host-problems.js';
 import { leafFrames } from '../leaf-stack.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
@@ -53,6 +53,8 @@ export interface RunEnd {
   readonly crash: string | undefined;
   readonly console: RunContainment['console'];
   readonly forcedEnd: ForcedEnd | null;
+  /** What the run used, as the host measured it. */
+  readonly usage: RunUsage;
 }
 
 // A limit that ends a run at once (`guard.fatal`) settles it as forced with end 'fault', like a
@@ -158,6 +160,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
+      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
     };
   } catch (error) {
     // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
@@ -175,6 +178,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       crash: undefined,
       console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },
+      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
     };
   } finally {
     guard.dispose();

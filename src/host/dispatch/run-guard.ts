@@ -43,6 +43,8 @@ export interface RunGuard {
   messageOverflow(): void;
   /** Console output the thread reported for the run. */
   console(): RunContainment['console'];
+  /** The largest footprint (heap plus external bytes) the thread reported in a heartbeat of the run; null before the first. */
+  peakFootprint(): number | null;
   dispose(): void;
 }
 
@@ -65,6 +67,7 @@ export function guardRun(options: {
   let first: RunFault | undefined;
   let printed: RunContainment['console'] = null;
   let footprint = 0;
+  let peak: number | null = null;
   let resolveFatal!: (fault: RunFault) => void;
   const fatal = new Promise<RunFault>((resolve) => (resolveFatal = resolve));
   const latch = (fault: RunFault) => {
@@ -121,6 +124,7 @@ export function guardRun(options: {
           return heartbeat.started();
         case 'heartbeat': {
           footprint = message.memory.heapUsed + message.memory.external;
+          peak = Math.max(peak ?? 0, footprint);
           const over = checkReportedMemory(message.memory, limits.externalMb);
           return over === undefined
             ? undefined
@@ -149,6 +153,7 @@ export function guardRun(options: {
     fault: () => first,
     messageOverflow,
     console: () => printed,
+    peakFootprint: () => peak,
     dispose() {
       heartbeat.dispose();
       unwatch();

@@ -21,6 +21,8 @@ export interface ControlPort {
   readonly groups: ReadonlySet<number>;
   /** How many of its reports were refused: a task that made any is swept for its marker too. */
   readonly refusedGroups: number;
+  /** How many processes the task started, as its reports say (`GroupClaims.started`). */
+  readonly startedGroups: number;
   /** Aborts the task's signal in the worker with (a clone of) `reason`. */
   abort(reason: unknown): void;
   /**
@@ -85,6 +87,9 @@ export function openControlPort(
     groups: claims.groups,
     get refusedGroups() {
       return claims.refused;
+    },
+    get startedGroups() {
+      return claims.started;
     },
     abort: (reason) => send({ type: 'abort', task, reason: encodeAbortReason(reason) }),
     drain,

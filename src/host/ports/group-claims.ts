@@ -3,6 +3,8 @@ import { holdClaim } from './live-claims.js';
 
 /** Past this many recorded owners, those whose group leader is gone are forgotten. */
 const PRUNE_AT = 256;
+/** Distinct groups counted as started per claims; past it the count stops (a leaf forging reports of gone groups). */
+const COUNT_AT = 65_536;
 
 /**
  * Who owns each process group a thread reported, process-wide (a group is the kernel's, not
@@ -17,6 +19,8 @@ export interface GroupClaims {
   readonly groups: ReadonlySet<number>;
   /** How many reports were refused: the task's marker is swept for when there was any. */
   readonly refused: number;
+  /** How many distinct groups were reported that were this owner's or already gone when judged: the processes it started. */
+  readonly started: number;
   /**
    * Records a report: undefined when `pgid` is now this owner's, else why it was refused —
    * null when the group is simply gone (no process left in it: no sign of forgery).
@@ -45,6 +49,8 @@ export interface GroupClaims {
 export function openGroupClaims(marker: string, drain?: () => void): GroupClaims {
   const sinceTicks = markTicksSinceBoot();
   const groups = new Set<number>();
+  // A group already gone when its report is judged was started too (a child that exited at once).
+  const counted = new Set<number>();
   let refused = 0;
   const close = holdClaim({ marker, groups, drain });
   const claims: GroupClaims = {
@@ -52,11 +58,15 @@ export function openGroupClaims(marker: string, drain?: () => void): GroupClaims
     get refused() {
       return refused;
     },
+    get started() {
+      return counted.size;
+    },
     claim(pgid) {
       if (groups.has(pgid)) return undefined;
       const why = judge(claims, pgid, marker, sinceTicks());
       if (why === undefined) groups.add(pgid);
       else refused += 1;
+      if ((why === undefined || why === null) && counted.size < COUNT_AT) counted.add(pgid);
       return why;
     },
     take() {

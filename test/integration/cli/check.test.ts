@@ -214,8 +214,8 @@ describe('plurnk-execs check against the zoo', () => {
   it('reports every validation error against its own tag, and the whole discovery error', async () => {
     const report = await checkPackage(zooDirs('invalid-declarations')[0]!, QUICK);
     expect(report.tags.map((tag) => [tag.tag, tag.verdict, tag.manifest.verdict])).toEqual([
-      ['fine', 'skip', 'pass'],
-      ['Broken', 'fail', 'fail'],
+      ['fine', 'not-run', 'pass'],
+      ['Broken', 'fault', 'fail'],
     ]);
     expect(report.tags[1]!.manifest.errors).toEqual([
       expect.stringMatching(/^name must match/),
@@ -255,7 +255,7 @@ describe('plurnk-execs check (the command)', () => {
       expect(stdout, `exit ${code}; stderr: ${stderr}`).not.toBe('');
       const report = JSON.parse(stdout) as CheckReport;
       expect(report).toMatchObject({
-        schema: 'plurnk-execs/check@1',
+        schema: 'plurnk-execs/check@2',
         clean: true,
         package: { name: `@plurnk/plurnk-execs-${leaf}` },
         discovery: { verdict: 'pass', error: null },
@@ -263,11 +263,11 @@ describe('plurnk-execs check (the command)', () => {
       for (const tag of report.tags) {
         // Exactly the interpreters missing from this machine are skipped, with the probe's own words.
         if (isInstalled(tag.tag)) {
-          expect(tag.verdict).toBe('pass');
+          expect(tag.verdict).toBe('ok');
           expect(tag.example.status).toBe(200);
         } else {
           expect(tag).toMatchObject({
-            verdict: 'skip',
+            verdict: 'not-run',
             probe: { verdict: 'skip', available: false, fault: null, detail: missingDetail(tag.tag) },
           });
         }
@@ -285,12 +285,12 @@ describe('plurnk-execs check (the command)', () => {
     expect(lines[1]).toMatch(
       /^TAG\s+MANIFEST\s+PROBE\s+EXAMPLE\s+UNDECLARED\s+CONSOLE\s+SIGNAL\s+PROCESSES\s+STATE\s+RESULT\s+VIOLATIONS\s+VERDICT$/,
     );
-    expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAIL$/);
+    expect(lines[2]).toMatch(/^run-throws\s+ok\s+ok \d+ ms\s+FAIL 500\s+ok\s+ok\s+ok\s+ok\s+-\s+FAIL\s+ok\s+FAULT$/);
     expect(stdout).toContain(
       'run-throws example: https://problems.plurnk.xyz/scheme/exec/executor-threw: run() threw: RangeError: run-throws gave up',
     );
     expect(stdout).toContain('run-throws result: run() threw: RangeError: run-throws gave up');
-    expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 failed, 0 skipped');
+    expect(lines.at(-1)).toBe('NOT CLEAN — 1 tag(s): 1 fault, 0 ran with a Problem, 0 not run');
   });
 
   it('fails a leaf whose toolRegistry() is invalid, by the probe fault kind, and exits 1', async () => {
@@ -299,7 +299,7 @@ describe('plurnk-execs check (the command)', () => {
     expect(report.clean).toBe(false);
     expect(report.tags[0]).toMatchObject({
       tag: 'bad-tools',
-      verdict: 'fail',
+      verdict: 'fault',
       probe: { verdict: 'fail', available: false, fault: 'invalid-tool-registry' },
     });
     expect(report.tags[0]!.probe.detail).toMatch(/tools\[1\]\.target/);
@@ -312,7 +312,7 @@ describe('plurnk-execs check (the command)', () => {
     const tag = report.tags[0]!;
     expect(tag).toMatchObject({
       tag: 'reads-target',
-      verdict: 'skip',
+      verdict: 'not-run',
       example: { verdict: 'skip', target: 'notes.txt' },
     });
     expect(tag.example.detail).toMatch(
@@ -332,7 +332,7 @@ describe('plurnk-execs check (the command)', () => {
       { cwd: project },
     );
     const report = JSON.parse(stdout) as CheckReport;
-    expect(report.tags[0]).toMatchObject({ verdict: 'pass', example: { verdict: 'pass', status: 200 } });
+    expect(report.tags[0]).toMatchObject({ verdict: 'ok', example: { verdict: 'pass', status: 200 } });
     expect(report.clean).toBe(true);
     expect(code).toBe(0);
   });
@@ -343,7 +343,7 @@ describe('plurnk-execs check (the command)', () => {
     const lines = stdout.trimEnd().split('\n');
     const yes = detectPidNamespace() === null ? 'NO' : 'yes';
     expect(lines.at(-2)).toBe(`isolation: process tier · PID namespace ${yes} · permission model yes`);
-    expect(lines.at(-1)).toBe('clean — 1 tag(s): 0 failed, 0 skipped');
+    expect(lines.at(-1)).toBe('clean — 1 tag(s): 0 fault, 0 ran with a Problem, 0 not run');
     expect(code).toBe(0);
   });
 
@@ -354,7 +354,7 @@ describe('plurnk-execs check (the command)', () => {
       clean: true,
       isolation: { tier: 'thread', pidNamespace: false, permissionModel: false },
     });
-    expect(report.tags[0]).toMatchObject({ verdict: 'pass', example: { status: 200 } });
+    expect(report.tags[0]).toMatchObject({ verdict: 'ok', example: { status: 200 } });
     expect(code).toBe(0);
   });
 

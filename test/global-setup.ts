@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { binariesToHide, HIDE_VARIABLE, pathWithout } from './helpers/hidden-path.js';
 import { missingInterpreters } from './helpers/interpreters.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -13,8 +14,10 @@ const shared = globalThis as { [SHARED]?: Promise<void> };
  * Runs once before any test file (vitest calls it once per project; the work is shared).
  * The worker entry, the built-in leaves and every fixture run the compiled `dist/`, so a test
  * run after a `src/` edit would test old code: build first (`tsc -b` is cheap when nothing
- * changed), and when the build fails, name the files whose output is stale. Then say which
- * interpreters are missing, so the tests that skip for them are expected.
+ * changed), and when the build fails, name the files whose output is stale. Then hide the
+ * interpreters PLURNK_EXECS_TEST_HIDE_INTERPRETERS names (`optional`: every one the README does
+ * not ask for) from the PATH every test worker inherits, and say which interpreters are missing,
+ * so the tests that take the "unavailable" branch for them are expected.
  */
 export default function setup(): Promise<void> {
   shared[SHARED] ??= prepare();
@@ -22,6 +25,8 @@ export default function setup(): Promise<void> {
 }
 
 async function prepare(): Promise<void> {
+  // Read first, so a mistyped tag fails before the build rather than after.
+  const hide = binariesToHide(process.env[HIDE_VARIABLE]);
   try {
     await promisify(execFile)(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-b'], { cwd: ROOT });
   } catch (error) {
@@ -29,9 +34,14 @@ async function prepare(): Promise<void> {
   }
   // Threads start on the bundle of their start path (scripts/bundle-thread.js): rebuilt from what tsc wrote.
   await promisify(execFile)(process.execPath, [join(ROOT, 'scripts', 'bundle-thread.js')], { cwd: ROOT });
+  // Test workers start after this setup, with the environment it leaves.
+  if (hide.length > 0) {
+    process.env.PATH = pathWithout(hide);
+    console.warn(`${HIDE_VARIABLE}: PATH hides ${hide.join(', ')}`);
+  }
   const missing = missingInterpreters();
   if (missing.length > 0) {
-    console.warn(`Interpreters not on PATH (their tests take the "unavailable" branch or skip): ${missing.join(', ')}`);
+    console.warn(`Interpreters not on PATH (their tests take the "unavailable" branch): ${missing.join(', ')}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInstalled, missingDetail } from '../../helpers/interpreters.js';
+import { INTERPRETERS, isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
@@ -66,7 +66,8 @@ describe('plurnk-execs probe', () => {
       available: true,
       detail: 'jq-1.8.2 (jq-wasm, stack +16 MiB)',
     });
-    for (const tag of ['deno', 'bun', 'ruby']) {
+    // Every interpreter: available where installed, else unavailable with what to install.
+    for (const tag of Object.keys(INTERPRETERS)) {
       if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
       else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
     }
@@ -150,7 +151,7 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
   });
 
   it('reads a body of "-" from standard input', async () => {
-    const { code, stdout } = await runCli(['exec', 'python3', '-'], { input: 'print(6 * 7)\n' });
+    const { code, stdout } = await runCli(['exec', 'sh', '-'], { input: 'echo $((6 * 7))\n' });
     expect(code).toBe(0);
     expect(stdout).toBe('42\n');
   });

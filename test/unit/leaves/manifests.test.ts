@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { checkInvocationBuckets, RuntimeDeclSchema } from '../../../src/index.js';
-import { isInstalled, skipReason } from '../../helpers/interpreters.js';
-import { executorClass, executorFor, LEAVES, LEAVES_DIR, leafPackage, runTag, TAGS } from './leaf-harness.js';
+import { liveOrUnavailable, unavailableNote } from '../../helpers/interpreter-branch.js';
+import { executorClass, executorFor, hostFor, LEAVES, LEAVES_DIR, leafPackage, runTag, TAGS } from './leaf-harness.js';
 import { namedError } from '../../helpers/named-error.js';
 
 const TAG_NAMES = [...TAGS.keys()];
@@ -80,12 +80,14 @@ describe.each(TAG_NAMES)('runtime %s', (tag) => {
     expect(text.slice(`# ${tag}\n\n`.length).trim().length).toBeGreaterThan(100);
   });
 
-  // A missing interpreter's probe is pinned in common/probe.test.ts; here its example cannot run.
-  it.skipIf(!isInstalled(tag))(`runs its example to a 200${skipReason(tag)}`, async () => {
-    expect(await (await executorFor(tag)).probe()).toMatchObject({ available: true });
-    const example = decl.invocation.example!;
-    const run = await runTag(tag, { body: example.body ?? '', target: example.target ?? null });
-    expect(run.result.status).toBe(200);
-    expect(Object.values(run.channels).every((channel) => channel.state === 'closed')).toBe(true);
-  });
+  // Where the interpreter is missing (deno and bun unless installed), the example cannot run:
+  // the host must refuse it 501 with the install hint instead.
+  it(`runs its example to a 200${unavailableNote(tag)}`, () =>
+    liveOrUnavailable(tag, hostFor(leaf), async () => {
+      expect(await (await executorFor(tag)).probe()).toMatchObject({ available: true });
+      const example = decl.invocation.example!;
+      const run = await runTag(tag, { body: example.body ?? '', target: example.target ?? null });
+      expect(run.result.status).toBe(200);
+      expect(Object.values(run.channels).every((channel) => channel.state === 'closed')).toBe(true);
+    }));
 });

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { WorkerBoot } from '../contracts/protocol.js';
-import { WorkerHandle } from '../host/threads/worker-handle.js';
+import { WorkerHandle } from '../thread-host/threads/worker-handle.js';
 
 /** What a bare worker runs: post once, then stay until terminated (as an executor thread does). */
 const BARE = "require('node:worker_threads').parentPort.postMessage(0); setInterval(() => {}, 1 << 30);";

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import { bootProcessHost } from '../engine/process-host.js';
+import { bootProcessHost } from '../engine/process-tier.js';
 import { buildEngineEnv } from '../engine/engine-env.js';
-import { bootHost } from '../host/boot-host.js';
-import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
+import { bootHost } from '../thread-host/boot-thread-tier.js';
+import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
-import type { Availability, Host, Isolation } from '../host/host-types.js';
-import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host/threads/worker-env.js';
+import type { Availability, Host, Isolation } from '../model/host-types.js';
+import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../thread-host/threads/worker-env.js';
 
 /** Options of {@link checkPackage}. */
 export interface CheckOptions {

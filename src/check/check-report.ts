@@ -1,5 +1,5 @@
-import type { ProbeFault } from '../host/fault-kinds.js';
-import type { Isolation } from '../host/host-types.js';
+import type { ProbeFault } from '../model/fault-kinds.js';
+import type { Isolation } from '../model/host-types.js';
 
 /** A check's outcome: `skip` when it could not be judged here (say why in `detail`). */
 export type Verdict = 'pass' | 'fail' | 'skip';

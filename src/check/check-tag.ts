@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { RegistryEntry } from '../contracts/registry.js';
 import type { Violation, ViolationKind } from '../contracts/violation.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks, type TagCheck } from './check-report.js';
-import type { RunEndReason } from '../host/fault-kinds.js';
-import type { ExecOutcome, Host } from '../host/host-types.js';
+import type { RunEndReason } from '../model/fault-kinds.js';
+import type { ExecOutcome, Host } from '../model/host-types.js';
 import { findMarkedProcesses, killProcesses } from '../runtime/marked-processes.js';
 
 /** The variable every checked run carries in its environment, so its processes can be found. */

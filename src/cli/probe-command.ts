@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
-import { bootHost } from '../host/boot-host.js';
-import { bootProcessHost } from '../engine/process-host.js';
+import { bootHost } from '../thread-host/boot-thread-tier.js';
+import { bootProcessHost } from '../engine/process-tier.js';
 import { discover } from '../discovery/discover.js';
-import type { Availability, Isolation } from '../host/host-types.js';
+import type { Availability, Isolation } from '../model/host-types.js';
 import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { describeIsolation } from './describe-isolation.js';

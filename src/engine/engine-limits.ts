@@ -1,4 +1,4 @@
-import type { ResolvedHostOptions } from '../host/host-options.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
 
 /** The fd of the framed pipe between the service and its engine (stdin, stdout, stderr, then this). */
 export const ENGINE_CHANNEL_FD = 3;

@@ -5,8 +5,8 @@ import { NoticeSchema } from '../contracts/notice.js';
 import type { WireAbortReason } from '../contracts/protocol.js';
 import type { Discovery } from '../contracts/registry.js';
 import { ToolRegistrySchema } from '../discovery/tool-registry.js';
-import { PROBE_FAULTS } from '../host/fault-kinds.js';
-import type { HostOptions } from '../host/host-types.js';
+import { PROBE_FAULTS } from '../model/fault-kinds.js';
+import type { HostOptions } from '../model/host-types.js';
 import { ExecOutcomeSchema } from './outcome-schema.js';
 
 // The wire between the service and its engine process. What the engine sends is hostile input

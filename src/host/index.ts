@@ -3,12 +3,12 @@
  * worker threads of its own; runs get MessagePort sinks, cancellation across the thread,
  * recycling, and process-group reaping.
  */
-export { bootHost } from './boot-host.js';
+export { bootHost } from '../thread-host/boot-thread-tier.js';
 export { createHost } from './create-host.js';
-export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
-export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
-export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
-export { isCredentialName } from './threads/worker-env.js';
+export { DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
+export { ExecRequestSchema, HostOptionsSchema } from '../model/host-schemas.js';
+export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from '../model/host-problems.js';
+export { isCredentialName } from '../thread-host/threads/worker-env.js';
 export { PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from '../contracts/errors.js';
 export type {
   Availability,
@@ -23,8 +23,14 @@ export type {
   RecyclePolicy,
   RunContainment,
   StreamAddress,
-} from './host-types.js';
+} from '../model/host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
-export { OUTCOME_CLASSES, type OutcomeClass } from './outcome-class.js';
-export { PROBE_FAULTS, RUN_END_REASONS, type ForcedEnd, type ProbeFault, type RunEndReason } from './fault-kinds.js';
+export { OUTCOME_CLASSES, type OutcomeClass } from '../model/outcome-class.js';
+export {
+  PROBE_FAULTS,
+  RUN_END_REASONS,
+  type ForcedEnd,
+  type ProbeFault,
+  type RunEndReason,
+} from '../model/fault-kinds.js';
 export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

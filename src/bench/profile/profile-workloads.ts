@@ -1,6 +1,6 @@
-import { bootProcessHost } from '../../engine/process-host.js';
-import { bootHost } from '../../host/boot-host.js';
-import type { Host } from '../../host/host-types.js';
+import { bootProcessHost } from '../../engine/process-tier.js';
+import { bootHost } from '../../thread-host/boot-thread-tier.js';
+import type { Host } from '../../model/host-types.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
 
 /** When the profiled part of a workload ran, in µs of the monotonic clock V8's profiler stamps samples with. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bootBenchHost } from '../boot-bench-host.js';
-import type { Host } from '../../host/host-types.js';
+import type { Host } from '../../model/host-types.js';
 import { summarize, type BenchContext, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 

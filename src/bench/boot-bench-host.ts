@@ -1,6 +1,5 @@
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery } from '../contracts/registry.js';
-import { bootProcessHost } from '../engine/process-tier.js';
-import { bootHost } from '../thread-host/boot-thread-tier.js';
 import type { Host, HostOptions } from '../model/host-types.js';
 import type { BenchContext } from './bench-report.js';
 

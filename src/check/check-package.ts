@@ -1,16 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import { bootProcessHost } from '../engine/process-tier.js';
-import { buildEngineEnv } from '../engine/engine-env.js';
-import { bootHost } from '../thread-host/boot-thread-tier.js';
 import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type Verdict } from './check-report.js';
 import { allSkipped, checkExample, type TagProbeContext } from './check-tag.js';
 import type { Availability, Host, Isolation } from '../model/host-types.js';
-import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../thread-host/threads/worker-env.js';
+import { threadEnv } from '../host/thread-env.js';
 
 /** Options of {@link checkPackage}. */
 export interface CheckOptions {
@@ -110,10 +108,8 @@ async function checkRuntimes(
   try {
     // A run's env replaces its thread's: give each run what the thread would have had (in the
     // process tier, a thread of the engine, whose environment is built), plus the marker.
-    const detailLimit = await resolveErrorDetailLimit(discovery.env);
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
-    const base = options.isolation === 'process' ? buildEngineEnv(process.env, detailLimit) : process.env;
-    const env = workerBaseEnv(base, detailLimit, packageOwnedEnv(discovery, packageName));
+    const env = await threadEnv(discovery, packageName, options.isolation);
     const context: TagProbeContext = { host, env, cwd, timeoutMs: options.timeoutMs, graceMs: options.graceMs };
     const entries = [...discovery.registry.values()];
     const results: TagCheck[] = new Array(entries.length);

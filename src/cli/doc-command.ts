@@ -1,4 +1,4 @@
-import { bootHost } from '../thread-host/boot-thread-tier.js';
+import { bootHost } from '../host/boot-host.js';
 import { discover } from '../discovery/discover.js';
 import { renderToolDocument } from '../documents/tool-document.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';

@@ -1,6 +1,5 @@
 import { cpus } from 'node:os';
-import { bootHost } from '../thread-host/boot-thread-tier.js';
-import { bootProcessHost } from '../engine/process-tier.js';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import { discover } from '../discovery/discover.js';
 import type { Availability, Isolation } from '../model/host-types.js';
 import type { Discovery } from '../contracts/registry.js';

@@ -1,17 +1,16 @@
-import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import type { Effect } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { Discovery } from '../contracts/registry.js';
 import { CrashBreaker } from '../model/crash-breaker.js';
-import { parseExecRequest, type ParsedExecRequest } from '../model/exec-request.js';
-import { resolveHostOptions, type ResolvedHostOptions } from '../model/host-options.js';
+import type { ParsedExecRequest } from '../model/exec-request.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
 import { hostFailure } from '../model/host-problems.js';
-import { classifyOutcome } from '../model/outcome-class.js';
-import type { Availability, ExecOutcome, ExecRequest, Host, HostOptions, Isolation } from '../model/host-types.js';
-import { resolveErrorDetailLimit } from '../thread-host/threads/worker-env.js';
+import type { Availability, ExecOutcome, Isolation } from '../model/host-types.js';
+import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refusal.js';
+import type { Tier } from '../model/tier.js';
+import { resolveErrorDetailLimit } from '../thread-host/index.js';
 import { engineCommand } from './engine-command.js';
 import { buildEngineDiscovery, buildEngineEnv } from './engine-env.js';
 import { engineFrameBytes, engineWaitMs } from './engine-limits.js';
@@ -22,45 +21,43 @@ import { RunRelay } from './run-relay.js';
 import { rebuildWireError } from './wire-error.js';
 
 /**
- * Boots the process tier over `discovery`: one engine process runs the thread host, and this
- * object, in the service, is the `Host` the caller holds. The API and its answers are the
- * thread tier's; what differs is that a leaf reaches nothing of the service. Rejects like
- * `bootHost` (`invalid-configuration`, `boot-failed`, …) when the first engine cannot boot.
+ * Boots the process tier over `discovery`: one engine process runs the thread tier, and this
+ * object, in the service, is the tier the front door drives. Its answers are the thread tier's;
+ * what differs is that a leaf reaches nothing of the service. `closing` is the host's. Rejects
+ * as the thread tier's boot does (`boot-failed`, …) when the first engine cannot boot.
  */
-export async function bootProcessHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
-  const resolved = resolveHostOptions(options);
+export async function bootProcessTier(
+  discovery: Discovery,
+  resolved: ResolvedHostOptions,
+  closing: AbortSignal,
+): Promise<Tier> {
   const detailLimit = await resolveErrorDetailLimit(discovery.env ?? {});
-  const host = new ProcessHost(discovery, options, resolved, detailLimit);
-  await host.start();
-  return host;
+  const tier = new ProcessTier(discovery, resolved, detailLimit, closing);
+  await tier.start();
+  return tier;
 }
 
-class ProcessHost implements Host {
+class ProcessTier implements Tier {
   private readonly supervisor: EngineSupervisor;
   private readonly relays = new Map<number, RunRelay>();
   private readonly effects = new Map<number, { resolve(effect: Effect): void; reject(error: Error): void }>();
-  private readonly inFlight = new Set<Promise<unknown>>();
   private readonly breaker: CrashBreaker;
   private state: EngineState = { availability: {}, available: [], toolRegistries: {} };
   private stateAt = Date.now();
   private nextId = 0;
-  private closing = false;
-  private closed: Promise<void> | undefined;
 
   constructor(
     readonly discovery: Discovery,
-    options: HostOptions,
     private readonly resolved: ResolvedHostOptions,
     private readonly detailLimit: number,
+    private readonly closing: AbortSignal,
   ) {
     this.breaker = new CrashBreaker(resolved.breaker);
-    const fsWrite = (options.permissions?.fsWrite ?? [options.cwd ?? process.cwd(), tmpdir()]).map((dir) =>
-      resolve(dir),
-    );
+    const { fsWrite, addons } = resolved.permissions;
     this.supervisor = new EngineSupervisor({
       spawn: (onMessage, onDeath) =>
         new EngineProcess(
-          engineCommand(fsWrite, options.permissions?.addons === true),
+          engineCommand(fsWrite, addons),
           buildEngineEnv(process.env, detailLimit),
           engineFrameBytes(resolved),
           onMessage,
@@ -69,7 +66,7 @@ class ProcessHost implements Host {
       boot: {
         t: 'boot',
         discovery: buildEngineDiscovery(discovery, detailLimit),
-        options: engineOptions(options),
+        options: engineOptions(resolved),
         heartbeatMs: resolved.heartbeatMs,
       },
       onMessage: (message) => this.receive(message),
@@ -119,47 +116,22 @@ class ProcessHost implements Host {
     return { tier: 'process', ...this.supervisor.containment() };
   }
 
-  effect(tag: string, target: string | null): Promise<Effect> {
-    if (this.closing) return Promise.reject(closedError());
-    return this.track(this.askEffect(tag === '' ? (this.resolved.defaultRuntime ?? 'sh') : tag, target));
+  /** The engine ends first (its thread tier settles what it runs), then what is in flight here. */
+  async close(settled: Promise<void>): Promise<void> {
+    await this.supervisor.close(this.resolved.graceMs);
+    await settled;
   }
 
-  exec(request: ExecRequest): Promise<ExecOutcome> {
-    let parsed: ParsedExecRequest;
-    try {
-      if (this.closing) throw closedError();
-      parsed = parseExecRequest(request);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.track(this.run(parsed));
-  }
-
-  close(): Promise<void> {
-    this.closed ??= (async () => {
-      this.closing = true;
-      await this.supervisor.close(this.resolved.graceMs);
-      await Promise.allSettled([...this.inFlight]);
-    })();
-    return this.closed;
-  }
-
-  private async run(request: ParsedExecRequest): Promise<ExecOutcome> {
-    const tag = request.runtime === '' ? (this.resolved.defaultRuntime ?? 'sh') : request.runtime;
+  async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+    const tag = request.runtime;
     const degraded = this.breaker.degradation(tag);
     if (degraded !== undefined && this.state.availability[tag]?.available) {
-      const detail = `runtime ${tag} is degraded: its engine process died ${degraded.crashes} time(s) within the breaker window while it alone ran; it may run again in ${degraded.retryInMs}ms. Last crash: ${degraded.reason}`;
-      const result = hostFailure('runtime-degraded', ErrorDetail.preview(detail, this.detailLimit), {
-        lastCrash: ErrorDetail.preview(degraded.reason, this.detailLimit),
-        retryAfterMs: degraded.retryInMs,
-      });
-      return refusal(result);
+      const crashed = `its engine process died ${degraded.crashes} time(s) within the breaker window while it alone ran`;
+      return refusedOutcome(degradedFailure(tag, degraded, crashed, this.detailLimit));
     }
     const engine = await this.supervisor.ready();
-    if (this.closing) {
-      const result = hostFailure('execution-cancelled', 'the host closed before the run started');
-      return refusal(result);
-    }
+    if (this.closing.aborted)
+      return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
     if (engine === undefined) return unavailable(this.detailLimit, this.supervisor.lastDeath);
     const id = this.nextId++;
     const relay = new RunRelay(id, tag, request, engine, this.detailLimit, engineFrameBytes(this.resolved));
@@ -174,9 +146,9 @@ class ProcessHost implements Host {
     }
   }
 
-  private async askEffect(tag: string, target: string | null): Promise<Effect> {
+  async effect(tag: string, target: string | null): Promise<Effect> {
     const engine = await this.supervisor.ready();
-    if (this.closing) throw closedError();
+    if (this.closing.aborted) throw hostClosedError();
     if (engine === undefined) throw new PlurnkExecsError('effect-failed', `${tag}: the engine process is restarting`);
     const id = this.nextId++;
     return new Promise<Effect>((resolve, reject) => {
@@ -213,9 +185,10 @@ class ProcessHost implements Host {
    */
   private engineDied(why: string, end: EngineEnd): void {
     const relays = [...this.relays.values()];
-    if (relays.length === 1 && !this.closing) this.breaker.record(relays[0]!.tag, `the engine process died: ${why}`);
+    if (relays.length === 1 && !this.closing.aborted)
+      this.breaker.record(relays[0]!.tag, `the engine process died: ${why}`);
     for (const relay of relays) {
-      if (this.closing) relay.settleClosed();
+      if (this.closing.aborted) relay.settleClosed();
       else relay.settleCrashed(why, end);
     }
     for (const effect of this.effects.values())
@@ -226,50 +199,18 @@ class ProcessHost implements Host {
     this.state = state;
     this.stateAt = Date.now();
   }
-
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
-    return work;
-  }
 }
 
 /** How a run ends when its engine did: not a clean run, so the restart backoff is not reset. */
 const ENGINE_ENDS: ReadonlySet<string> = new Set<EngineEnd>(['engine-crashed', 'engine-unresponsive']);
 
-/** The host options the engine's thread host takes: everything but discovery's, the tier's, and functions. */
-function engineOptions(options: HostOptions): EngineHostOptions {
-  const {
-    onProbe: _p,
-    env: _e,
-    cwd: _c,
-    packageDirs: _d,
-    hookTimeoutMs: _h,
-    isolation: _i,
-    permissions: _m,
-    ...rest
-  } = options;
+/** The resolved options the engine's thread tier takes: all but the function and the engine's own permissions. */
+function engineOptions(resolved: ResolvedHostOptions): EngineHostOptions {
+  const { onProbe: _p, permissions: _m, ...rest } = resolved;
   return structuredClone(rest);
-}
-
-function closedError(): PlurnkExecsError {
-  return new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
 }
 
 function unavailable(detailLimit: number, lastDeath: string | undefined): ExecOutcome {
   const detail = `the engine process is restarting and did not come back in time${lastDeath ? ` (it died: ${lastDeath})` : ''}`;
-  return refusal(hostFailure('engine-unavailable', ErrorDetail.preview(detail, detailLimit)));
-}
-
-/** The outcome of a run the host ended before any engine saw it: no effect, no output. */
-function refusal(result: ExecOutcome['result']): ExecOutcome {
-  return {
-    outcome: classifyOutcome(result, null),
-    result,
-    effect: null,
-    address: null,
-    channels: {},
-    notices: [],
-    violations: [],
-  };
+  return refusedOutcome(hostFailure('engine-unavailable', ErrorDetail.preview(detail, detailLimit)));
 }

@@ -3,12 +3,12 @@
  * worker threads of its own; runs get MessagePort sinks, cancellation across the thread,
  * recycling, and process-group reaping.
  */
-export { bootHost } from '../thread-host/boot-thread-tier.js';
+export { bootHost } from './boot-host.js';
 export { createHost } from './create-host.js';
 export { DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
 export { ExecRequestSchema, HostOptionsSchema } from '../model/host-schemas.js';
 export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from '../model/host-problems.js';
-export { isCredentialName } from '../thread-host/threads/worker-env.js';
+export { isCredentialName } from '../thread-host/index.js';
 export { PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from '../contracts/errors.js';
 export type {
   Availability,

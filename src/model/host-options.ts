@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import { describeIssue } from '../contracts/result.js';
@@ -46,6 +48,8 @@ export interface ResolvedHostOptions {
   breaker: BreakerOptions;
   admission: { threadStarts: number; threadStartsPerTag: number; queueTimeoutMs: number };
   spares: { max: number; idleMs: number };
+  /** The process tier's Node permission model: the directories Node code in the engine may write under, and native addons. */
+  permissions: { fsWrite: string[]; addons: boolean };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -58,7 +62,8 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission, spares } = parsed.output;
+  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission, spares, permissions } =
+    parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -83,6 +88,10 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       queueTimeoutMs: admission?.queueTimeoutMs ?? DEFAULT_QUEUE_TIMEOUT_MS,
     },
     spares: { ...DEFAULT_SPARES, ...spares },
+    permissions: {
+      fsWrite: (permissions?.fsWrite ?? [options.cwd ?? process.cwd(), tmpdir()]).map((dir) => resolve(dir)),
+      addons: permissions?.addons === true,
+    },
     onProbe,
   };
 }

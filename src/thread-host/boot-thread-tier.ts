@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
 import { CrashBreaker } from '../model/crash-breaker.js';
-import type { Host, HostOptions } from '../model/host-types.js';
-import { resolveHostOptions } from '../model/host-options.js';
-import { IsolatingHost, type BootedTag } from './thread-tier.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
+import type { Tier } from '../model/tier.js';
+import { ThreadTier, type BootedTag } from './thread-tier.js';
 import { workerEntryPath } from '../runtime/package-root.js';
 import { probeAll } from './probe-all.js';
 import { SpareBudget } from './threads/spare-demand.js';
@@ -14,22 +14,19 @@ import { TagWorkers } from './threads/tag-workers.js';
 import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';
 
 /**
- * Boots the isolating host over an existing discovery: one set of threads per registered
- * tag, every tag loaded and probed concurrently, each verdict cached (§executor-probe).
- * Unavailable tags keep no threads. Rejects with `invalid-configuration` for bad options,
- * and with `boot-failed` when the compiled worker is missing or `defaultRuntime` is absent
- * or unavailable (after closing everything it started). `createHost(options)` is
- * `bootHost(await discover(options), options)`.
+ * Boots the thread tier over an existing discovery: one set of threads per registered tag,
+ * every tag loaded and probed concurrently, each verdict cached (§executor-probe). Unavailable
+ * tags keep no threads. `closing` is the host's: once it aborts, every run in flight settles.
+ * Rejects with `invalid-configuration` for a discovery without a registry, and with
+ * `boot-failed` when the compiled worker is missing or `defaultRuntime` is absent or
+ * unavailable (after closing everything it started). The front door's `bootHost` and the
+ * engine process boot it.
  */
-export async function bootHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
-  const resolved = resolveHostOptions(options);
-  if (options.isolation === 'process') {
-    // Never a silent fall back to the thread tier: the engine process is createHost's to start.
-    throw new PlurnkExecsError(
-      'invalid-configuration',
-      'bootHost runs the thread tier only: for isolation "process" call createHost (docs/isolation.md)',
-    );
-  }
+export async function bootThreadTier(
+  discovery: Discovery,
+  resolved: Omit<ResolvedHostOptions, 'permissions'>,
+  closing: AbortSignal,
+): Promise<Tier> {
   if (!(discovery?.registry instanceof Map)) {
     throw new PlurnkExecsError(
       'invalid-configuration',
@@ -85,14 +82,14 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
     if (!probe.verdict.available) await tagWorkers.close();
     tags.set(tag, { workers: tagWorkers, probe });
   }
-  const host = new IsolatingHost(discovery, tags, resolved, detailLimit, breaker);
+  const tier = new ThreadTier(discovery, tags, resolved, detailLimit, breaker, closing);
   const wanted = resolved.defaultRuntime;
-  if (wanted !== undefined && !host.availability(wanted)?.available) {
-    await host.close();
+  if (wanted !== undefined && !tier.availability(wanted)?.available) {
+    await tier.close(Promise.resolve());
     const why = discovery.registry.has(wanted)
-      ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}`
+      ? `is unavailable: ${tier.availability(wanted)?.detail ?? 'no detail'}`
       : `is not registered: ${explainMissingTag(wanted, discovery.searched ?? [])}`;
     throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
   }
-  return host;
+  return tier;
 }

@@ -4,16 +4,17 @@ import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
-import type { ExecResult } from '../contracts/result.js';
 import { admit, type Admission } from './dispatch/admit.js';
 import { borrowEffect, callEffect } from './dispatch/call-effect.js';
-import type { CrashBreaker, Degradation } from '../model/crash-breaker.js';
-import { parseExecRequest, type ParsedExecRequest } from '../model/exec-request.js';
+import type { CrashBreaker } from '../model/crash-breaker.js';
+import type { ParsedExecRequest } from '../model/exec-request.js';
 import { executeRun } from './dispatch/execute-run.js';
-import type { Availability, ExecOutcome, ExecRequest, Host, Isolation } from '../model/host-types.js';
+import type { Availability, ExecOutcome, Isolation } from '../model/host-types.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
 import { hostFailure } from '../model/host-problems.js';
 import { classifyOutcome } from '../model/outcome-class.js';
+import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refusal.js';
+import type { Tier } from '../model/tier.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
@@ -29,22 +30,23 @@ export interface BootedTag {
 }
 
 /**
- * The host object `bootHost` returns. Owns the tags' threads, the runs in flight and the
- * closing signal; dispatch, run mechanics and reaping live in their own files.
+ * The thread tier (docs/isolation.md): the leaves' threads in this process. Owns the tags'
+ * threads and their crash-loop breaker; dispatch, run mechanics and reaping live in their own
+ * files. The front door (src/host) validates, tracks and refuses; the closing signal it gave
+ * at boot ends every run in flight here.
  */
-export class IsolatingHost implements Host {
-  private readonly closing = new AbortController();
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private closed: Promise<void> | undefined;
+export class ThreadTier implements Tier {
   private readonly available: string[];
   private readonly memory: HostMemoryWatch;
 
   constructor(
     readonly discovery: Discovery,
     private readonly tags: ReadonlyMap<string, BootedTag>,
-    private readonly options: ResolvedHostOptions,
+    private readonly options: Omit<ResolvedHostOptions, 'permissions'>,
     private readonly detailLimit: number,
     private readonly breaker: CrashBreaker,
+    /** Aborted when the host closes: runs in flight settle 499 at once, waits for threads end. */
+    private readonly closing: AbortSignal,
   ) {
     this.available = [...tags]
       .filter(([, tag]) => tag.probe.verdict.available)
@@ -69,54 +71,26 @@ export class IsolatingHost implements Host {
     return booted?.probe.verdict.available ? booted.probe.toolRegistry : undefined;
   }
 
-  effect(tag: string, target: string | null): Promise<Effect> {
-    return this.track(this.classify(this.resolveRuntime(tag), target));
-  }
-
-  exec(request: ExecRequest): Promise<ExecOutcome> {
-    let parsed: ParsedExecRequest;
-    try {
-      this.assertOpen();
-      parsed = parseExecRequest(request);
-      parsed.runtime = this.resolveRuntime(parsed.runtime);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.track(this.run(parsed));
-  }
-
   isolation(): Isolation {
     return { tier: 'thread', pidNamespace: false, permissionModel: false };
   }
 
-  close(): Promise<void> {
-    this.closed ??= (async () => {
-      this.closing.abort(new DOMException('the host closed', 'AbortError'));
-      await Promise.allSettled([...this.inFlight]);
-      await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
-    })();
-    return this.closed;
-  }
-
-  /** Keeps `work` in the set close() waits for until it settles. */
-  private track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
-    return work;
+  async close(settled: Promise<void>): Promise<void> {
+    await settled;
+    await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
   }
 
   /** host.effect: the fact from an available thread of the tag, or a named error. */
-  private async classify(tag: string, target: string | null): Promise<Effect> {
-    this.assertOpen();
+  async effect(tag: string, target: string | null): Promise<Effect> {
     const booted = this.usable(tag);
     const call = await borrowEffect(booted.workers, target, this.effectOptions());
     if (call.ok) return call.effect;
-    this.assertOpen();
+    if (this.closing.aborted) throw hostClosedError();
     throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.detailLimit)}`);
   }
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
-  private async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+  async run(request: ParsedExecRequest): Promise<ExecOutcome> {
     const admission = admit(
       request,
       this.discovery,
@@ -125,19 +99,22 @@ export class IsolatingHost implements Host {
       this.detailLimit,
       (tag) => this.toolRegistry(tag),
     );
-    if (!admission.ok) return refused(admission.result, null);
+    if (!admission.ok) return refusedOutcome(admission.result);
     const tag = request.runtime;
     const degraded = this.breaker.degradation(tag);
-    if (degraded !== undefined) return refused(degradedFailure(tag, degraded, this.detailLimit), null);
+    if (degraded !== undefined) {
+      const crashed = `its worker threads crashed ${degraded.crashes} time(s) within the breaker window`;
+      return refusedOutcome(degradedFailure(tag, degraded, crashed, this.detailLimit));
+    }
     const booted = this.tags.get(tag)!;
     // A run with no idle thread waits in the admission queue for its thread to start; the caller's
     // abort or the host closing ends the wait (no thread is started), and so does the queue bound.
-    const wait = { signals: [request.signal, this.closing.signal], timeoutMs: this.options.admission.queueTimeoutMs };
+    const wait = { signals: [request.signal, this.closing], timeoutMs: this.options.admission.queueTimeoutMs };
     return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission), wait).catch(
       (error: unknown) => {
-        const failure = queueFailure(error, tag, this.closing.signal, wait.timeoutMs, this.detailLimit);
+        const failure = queueFailure(error, tag, this.closing, wait.timeoutMs, this.detailLimit);
         if (failure === undefined) throw error;
-        return refused(failure, null);
+        return refusedOutcome(failure);
       },
     );
   }
@@ -159,12 +136,12 @@ export class IsolatingHost implements Host {
         request.effect === undefined
           ? await callEffect(handle, admission.target, this.effectOptions())
           : ({ ok: true, effect: request.effect } as const);
-      if (this.closing.signal.aborted)
-        return refused(hostFailure('execution-cancelled', 'the host closed before the run started'), null);
+      if (this.closing.aborted)
+        return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
       if (!call.ok) {
         lease.poisoned = call.poisoned;
         const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
-        return refused(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions), null);
+        return refusedOutcome(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions));
       }
       const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
@@ -187,7 +164,7 @@ export class IsolatingHost implements Host {
         timeoutMs: request.timeoutMs,
         graceMs: this.options.graceMs,
         detailLimit: this.detailLimit,
-        closing: this.closing.signal,
+        closing: this.closing,
         limits: this.options,
         memory: this.memory,
       });
@@ -227,11 +204,6 @@ export class IsolatingHost implements Host {
     }
   }
 
-  /** An empty runtime means the default runtime: `defaultRuntime`, else `sh` (as 1.x). */
-  private resolveRuntime(runtime: string): string {
-    return runtime === '' ? (this.options.defaultRuntime ?? 'sh') : runtime;
-  }
-
   /** The booted tag behind `host.effect`, or a named error saying why there is none. */
   private usable(tag: string): BootedTag {
     const booted = this.tags.get(tag);
@@ -250,34 +222,7 @@ export class IsolatingHost implements Host {
       timeoutMs: this.options.probeTimeoutMs,
       loadTimeoutMs: this.options.loadTimeoutMs,
       graceMs: this.options.graceMs,
-      closing: this.closing.signal,
+      closing: this.closing,
     };
   }
-
-  private assertOpen(): void {
-    if (this.closing.signal.aborted)
-      throw new PlurnkExecsError('host-closed', 'the host is closed: create a new host to run more EXECs');
-  }
-}
-
-/** 503 `runtime-degraded`: the crash-loop breaker holds the tag (docs/faults.md). */
-function degradedFailure(tag: string, degraded: Degradation, detailLimit: number): ExecResult {
-  const detail = `runtime ${tag} is degraded: its worker threads crashed ${degraded.crashes} time(s) within the breaker window; it may run again in ${degraded.retryInMs}ms. Last crash: ${degraded.reason}`;
-  return hostFailure('runtime-degraded', ErrorDetail.preview(detail, detailLimit), {
-    lastCrash: ErrorDetail.preview(degraded.reason, detailLimit),
-    retryAfterMs: degraded.retryInMs,
-  });
-}
-
-/** An outcome with no stream: the EXEC was refused, or failed before its run started. */
-function refused(result: ExecResult, effect: Effect | null): ExecOutcome {
-  return {
-    outcome: classifyOutcome(result, null),
-    result,
-    effect,
-    address: null,
-    channels: {},
-    notices: [],
-    violations: [],
-  };
 }

@@ -1,5 +1,4 @@
-import { bootProcessHost } from '../../engine/process-tier.js';
-import { bootHost } from '../../thread-host/boot-thread-tier.js';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
 import type { Host } from '../../model/host-types.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
 

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECK_RUN_TIMEOUT_MS } from '../../../src/check/check-package.js';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import {
   DEFAULT_HOOK_TIMEOUT_MS,
   defaultRssMb,
@@ -48,6 +48,7 @@ describe('host defaults', () => {
         queueTimeoutMs: 60_000,
       },
       spares: { max: 16, idleMs: 60_000 },
+      permissions: { fsWrite: [resolve(process.cwd()), resolve(tmpdir())], addons: false },
       onProbe: undefined,
     });
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);

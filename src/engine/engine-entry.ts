@@ -4,7 +4,7 @@ import { decodeAbortReason, type WireAbortReason } from '../contracts/protocol.j
 import { serializeError } from '../contracts/serialized-error.js';
 import type { Discovery } from '../contracts/registry.js';
 import { parseExecRequest } from '../model/exec-request.js';
-import type { EmbeddingSinks } from '../model/host-types.js';
+import type { Availability, EmbeddingSinks } from '../model/host-types.js';
 import type { Tier } from '../model/tier.js';
 import { bootThreadTier, liveOwners } from '../thread-host/index.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
@@ -83,8 +83,7 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   try {
     const options = {
       ...message.options,
-      onProbe: (tag: string, availability: EngineState['availability'][string]) =>
-        void send({ t: 'probe', tag, availability }),
+      onProbe: (tag: string, availability: Availability) => void send({ t: 'probe', tag, availability }),
     };
     tier = await bootThreadTier(message.discovery as Discovery, options, closing.signal);
     const state = engineState(tier);

@@ -59,7 +59,7 @@ class ProcessTier implements Tier {
         new EngineProcess(
           engineCommand(fsWrite, addons),
           buildEngineEnv(process.env, detailLimit),
-          engineFrameBytes(resolved),
+          engineFrameBytes(resolved.limits),
           onMessage,
           onDeath,
         ),
@@ -67,7 +67,7 @@ class ProcessTier implements Tier {
         t: 'boot',
         discovery: buildEngineDiscovery(discovery, detailLimit),
         options: engineOptions(resolved),
-        heartbeatMs: resolved.heartbeatMs,
+        heartbeatMs: resolved.limits.heartbeatMs,
       },
       onMessage: (message) => this.receive(message),
       onBooted: (state) => this.setState(state),
@@ -81,8 +81,8 @@ class ProcessTier implements Tier {
       onDeath: (why, end) => this.engineDied(why, end),
       bootWaitMs: engineWaitMs(resolved),
       // The engine's main thread keeps the thread tier's pace: a heartbeat per period, and the same silence bound.
-      heartbeatMs: resolved.heartbeatMs,
-      unresponsiveMs: resolved.unresponsiveMs,
+      heartbeatMs: resolved.limits.heartbeatMs,
+      unresponsiveMs: resolved.limits.unresponsiveMs,
     });
   }
 
@@ -118,7 +118,7 @@ class ProcessTier implements Tier {
 
   /** The engine ends first (its thread tier settles what it runs), then what is in flight here. */
   async close(settled: Promise<void>): Promise<void> {
-    await this.supervisor.close(this.resolved.graceMs);
+    await this.supervisor.close(this.resolved.limits.graceMs);
     await settled;
   }
 
@@ -134,7 +134,7 @@ class ProcessTier implements Tier {
       return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
     if (engine === undefined) return unavailable(this.detailLimit, this.supervisor.lastDeath);
     const id = this.nextId++;
-    const relay = new RunRelay(id, tag, request, engine, this.detailLimit, engineFrameBytes(this.resolved));
+    const relay = new RunRelay(id, tag, request, engine, this.detailLimit, engineFrameBytes(this.resolved.limits));
     this.relays.set(id, relay);
     relay.begin();
     try {

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_WORKER_LIMITS } from '../contracts/protocol.js';
+import { DEFAULT_LIMITS } from '../contracts/limits.js';
 import { DEFAULT_HOOK_TIMEOUT_MS } from '../discovery/hook-contract.js';
-import { DEFAULT_KILL_GRACE_MS } from '../runtime/abort-reason.js';
 
 // Every default of the host's options, in one place (docs/host.md lists them; a test pins each).
 // A few are owned lower down because a thread or discovery needs them too, and are named here.
@@ -21,35 +20,14 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 /** Default recycling: a thread that ran a run is replaced. */
 export const DEFAULT_RECYCLE = 'each-run';
 
-/** Default JS heap cap of each executor thread (MB). */
-export const DEFAULT_HEAP_MB = 1024;
-
-/** Default cap on a thread's memory outside its JS heap: Buffers, ArrayBuffers, WebAssembly (MB). */
-export const DEFAULT_EXTERNAL_MB = 1024;
-
-/** Default silence after which a thread that started a run is unresponsive (ms). */
-export const DEFAULT_UNRESPONSIVE_MS = 30_000;
-
-/** Default bytes of notices one run may emit (their JSON); later notices are dropped and counted. */
-export const DEFAULT_NOTICE_BYTES = 1024 * 1024;
-
-/** Default bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is an invalid result. */
-export const DEFAULT_PROBLEM_BYTES = 64 * 1024;
-
-/** Default bytes of violation text one run keeps; later violations are counted. */
-export const DEFAULT_VIOLATION_BYTES = 64 * 1024;
+/**
+ * Default of every `limits` field but `rssMb` ({@link defaultRssMb}): owned by contracts/limits.ts,
+ * beside the record's type and schema, because a thread falls back to them too.
+ */
+export { DEFAULT_LIMITS };
 
 /** Default grace after an abort, and between SIGHUP and SIGKILL (ms); `SubprocessExecutor` uses it too. */
-export const DEFAULT_GRACE_MS = DEFAULT_KILL_GRACE_MS;
-
-/** Default heartbeat period of a busy thread (ms); the thread falls back to it too. */
-export const DEFAULT_HEARTBEAT_MS = DEFAULT_WORKER_LIMITS.heartbeatMs;
-
-/** Default UTF-8 bytes one run may write across its channels. */
-export const DEFAULT_OUTPUT_BYTES = DEFAULT_WORKER_LIMITS.outputBytes;
-
-/** Default console output kept per run (bytes). */
-export const DEFAULT_CONSOLE_BYTES = DEFAULT_WORKER_LIMITS.consoleBytes;
+export const DEFAULT_GRACE_MS = DEFAULT_LIMITS.graceMs;
 
 /** Default crash-loop breaker: `crashes` within `windowMs` degrade a tag for `cooldownMs`. */
 export const DEFAULT_BREAKER = Object.freeze({ crashes: 3, windowMs: 300_000, cooldownMs: 60_000 });

@@ -2,49 +2,35 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import * as v from 'valibot';
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Limits } from '../contracts/limits.js';
 import { describeIssue } from '../contracts/result.js';
 import type { BreakerOptions } from './crash-breaker.js';
 import type { Availability, HostOptions, RecyclePolicy } from './host-types.js';
 import { HostOptionsSchema } from './host-schemas.js';
 import {
   DEFAULT_BREAKER,
-  DEFAULT_CONSOLE_BYTES,
-  DEFAULT_EXTERNAL_MB,
-  DEFAULT_GRACE_MS,
-  DEFAULT_HEAP_MB,
-  DEFAULT_HEARTBEAT_MS,
+  DEFAULT_LIMITS,
   DEFAULT_LOAD_TIMEOUT_MS,
-  DEFAULT_NOTICE_BYTES,
-  DEFAULT_OUTPUT_BYTES,
   DEFAULT_PROBE_TIMEOUT_MS,
-  DEFAULT_PROBLEM_BYTES,
   DEFAULT_QUEUE_TIMEOUT_MS,
-  DEFAULT_SPARES,
   DEFAULT_RECYCLE,
-  DEFAULT_UNRESPONSIVE_MS,
-  DEFAULT_VIOLATION_BYTES,
+  DEFAULT_SPARES,
   defaultRssMb,
   defaultThreadStarts,
   defaultThreadStartsPerTag,
 } from './defaults.js';
 
-/** The host's own options with defaults filled in. */
+/**
+ * The host's own options with defaults filled in: built once, by {@link resolveHostOptions}, and
+ * passed whole to the tier (in the process tier, on to the engine's thread tier). `limits` goes
+ * on whole to each thread, run guard, stream and sink port.
+ */
 export interface ResolvedHostOptions {
   probeTimeoutMs: number;
   loadTimeoutMs: number;
   defaultRuntime: string | undefined;
   recycle: RecyclePolicy;
-  heapMb: number;
-  externalMb: number;
-  rssMb: number;
-  outputBytes: number;
-  noticeBytes: number;
-  problemBytes: number;
-  violationBytes: number;
-  consoleBytes: number;
-  graceMs: number;
-  heartbeatMs: number;
-  unresponsiveMs: number;
+  limits: Limits;
   breaker: BreakerOptions;
   admission: { threadStarts: number; threadStartsPerTag: number; queueTimeoutMs: number };
   spares: { max: number; idleMs: number };
@@ -70,17 +56,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? DEFAULT_RECYCLE,
-    heapMb: limits?.heapMb ?? DEFAULT_HEAP_MB,
-    externalMb: limits?.externalMb ?? DEFAULT_EXTERNAL_MB,
-    rssMb: limits?.rssMb ?? defaultRssMb(),
-    outputBytes: limits?.outputBytes ?? DEFAULT_OUTPUT_BYTES,
-    noticeBytes: limits?.noticeBytes ?? DEFAULT_NOTICE_BYTES,
-    problemBytes: limits?.problemBytes ?? DEFAULT_PROBLEM_BYTES,
-    violationBytes: limits?.violationBytes ?? DEFAULT_VIOLATION_BYTES,
-    consoleBytes: limits?.consoleBytes ?? DEFAULT_CONSOLE_BYTES,
-    graceMs: limits?.graceMs ?? DEFAULT_GRACE_MS,
-    heartbeatMs: limits?.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-    unresponsiveMs: limits?.unresponsiveMs ?? DEFAULT_UNRESPONSIVE_MS,
+    limits: { ...DEFAULT_LIMITS, rssMb: limits?.rssMb ?? defaultRssMb(), ...given(limits) },
     breaker: { ...DEFAULT_BREAKER, ...breaker },
     admission: {
       threadStarts: admission?.threadStarts ?? defaultThreadStarts(),
@@ -94,4 +70,9 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     },
     onProbe,
   };
+}
+
+/** The fields of `options` that are set: `{ graceMs: undefined }` leaves the default in place. */
+function given<T extends object>(options: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

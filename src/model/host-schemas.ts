@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { EffectSchema } from '../contracts/effect.js';
+import { LimitOptionsSchema } from '../contracts/limits.js';
 import { strictKeys } from '../contracts/strict-keys.js';
 import { schemaAgrees, type MutuallyAssignable, type SameType } from '../contracts/same-type.js';
 import type {
@@ -64,21 +65,7 @@ const hostOptionsSchema = strictKeys({
     }),
   ),
   spares: v.optional(strictKeys({ max: v.optional(Count), idleMs: v.optional(PositiveMs) })),
-  limits: v.optional(
-    strictKeys({
-      heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
-      externalMb: v.optional(PositiveInteger),
-      rssMb: v.optional(PositiveInteger),
-      outputBytes: v.optional(PositiveInteger),
-      noticeBytes: v.optional(PositiveInteger),
-      problemBytes: v.optional(PositiveInteger),
-      violationBytes: v.optional(PositiveInteger),
-      consoleBytes: v.optional(Count),
-      graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
-      heartbeatMs: v.optional(PositiveMs),
-      unresponsiveMs: v.optional(PositiveMs),
-    }),
-  ),
+  limits: v.optional(LimitOptionsSchema),
 });
 type HostOptionsIn = v.InferInput<typeof hostOptionsSchema>;
 type HostOptionsOut = v.InferOutput<typeof hostOptionsSchema>;

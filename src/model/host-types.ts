@@ -4,6 +4,7 @@ import type { Effect } from '../contracts/effect.js';
 import type { EntryOptions } from '../contracts/exec-args.js';
 import type { ClientInteractionRequest, ClientInteractionResolution, Notice } from '../contracts/notice.js';
 import type { Discovery } from '../contracts/registry.js';
+import type { Limits } from '../contracts/limits.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
@@ -78,34 +79,12 @@ export interface HostOptions {
    * spares halve for every `idleMs` without that demand, down to none. Defaults 16, 60 000.
    */
   spares?: { max?: number; idleMs?: number };
-  /** What one thread and one run may use; every limit has a default (docs/faults.md). */
-  limits?: {
-    /** JS heap cap of each executor thread (worker `resourceLimits.maxOldGenerationSizeMb`). Default 1024. */
-    heapMb?: number;
-    /** Cap on a thread's memory outside its JS heap (Buffers, ArrayBuffers, WebAssembly), as it reports it. Default 1024. */
-    externalMb?: number;
-    /** Cap on the host process's resident memory while runs are in flight. Default 80% of the machine's or container's memory. */
-    rssMb?: number;
-    /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
-    outputBytes?: number;
-    /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
-    noticeBytes?: number;
-    /** Bytes of a run's result Problem (its JSON: detail and extensions); a bigger one is 500 `executor-invalid-result`. Default 64 KiB. */
-    problemBytes?: number;
-    /** Bytes of violation text kept per run (each violation is cut to 1 KiB); later ones are counted. Default 64 KiB. */
-    violationBytes?: number;
-    /** Console output kept per run for `containment.console` (the rest is counted). Default 4096. */
-    consoleBytes?: number;
-    /** Grace after an abort before the thread is terminated, and between SIGHUP and SIGKILL. Default 2000. */
-    graceMs?: number;
-    /** How often a busy thread sends a heartbeat (and the host checks its limits); in the process tier, the engine's main thread too. Default 250. */
-    heartbeatMs?: number;
-    /**
-     * Silence after which a running thread is `executor-unresponsive` and terminated; in the process tier, after which the
-     * engine is killed and restarted (its runs in flight: `engine-unresponsive`). Default 30 000.
-     */
-    unresponsiveMs?: number;
-  };
+  /**
+   * What one thread and one run may use; every limit has a default (docs/faults.md). Each field
+   * is documented, with its default, on `Limits` (contracts/limits.ts), the one record the host
+   * resolves these into and passes down whole.
+   */
+  limits?: Partial<Limits>;
 }
 
 /** The embedding service's own sinks; each receives what the host accepted, in order. */

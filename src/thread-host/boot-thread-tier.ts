@@ -40,13 +40,7 @@ export async function bootThreadTier(
     );
   }
   const detailLimit = await resolveErrorDetailLimit(discovery.env ?? {});
-  const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
-  const limits = {
-    heartbeatMs: resolved.heartbeatMs,
-    outputBytes: resolved.outputBytes,
-    consoleBytes: resolved.consoleBytes,
-    noticeBytes: resolved.noticeBytes,
-  };
+  const { limits } = resolved;
   const breaker = new CrashBreaker(resolved.breaker);
   const workers = new Map<string, TagWorkers>();
   // One admission queue for the whole host: every tag's thread starts (probes, runs, spares) pass
@@ -63,16 +57,15 @@ export async function bootThreadTier(
     const spec = {
       boot,
       env,
-      resourceLimits,
       packageName: entry.packageName,
       onCrash: (reason: string) => breaker.record(tag, reason),
     };
-    workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs, admission));
+    workers.set(tag, new TagWorkers(spec, resolved.recycle, admission));
   }
   const probes = await probeAll(workers, {
     probeTimeoutMs: resolved.probeTimeoutMs,
     loadTimeoutMs: resolved.loadTimeoutMs,
-    graceMs: resolved.graceMs,
+    graceMs: limits.graceMs,
     detailLimit,
     onProbe: resolved.onProbe,
   });

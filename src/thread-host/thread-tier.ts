@@ -52,7 +52,8 @@ export class ThreadTier implements Tier {
       .filter(([, tag]) => tag.probe.verdict.available)
       .map(([name]) => name)
       .sort();
-    this.memory = new HostMemoryWatch(options.rssMb, options.heartbeatMs, 2 * options.heartbeatMs);
+    const { rssMb, heartbeatMs } = options.limits;
+    this.memory = new HostMemoryWatch(rssMb, heartbeatMs, 2 * heartbeatMs);
   }
 
   availability(tag: string): Availability | undefined {
@@ -143,7 +144,7 @@ export class ThreadTier implements Tier {
         const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
         return refusedOutcome(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions));
       }
-      const stream = new RunStream(booted.probe.channels!, request.sinks, this.options);
+      const stream = new RunStream(booted.probe.channels!, request.sinks, this.options.limits);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
       // happens in the await, it is never handed to another run under 'each-run'.
       lease.ranRun = true;
@@ -162,10 +163,10 @@ export class ThreadTier implements Tier {
         sinks: request.sinks,
         signal: request.signal,
         timeoutMs: request.timeoutMs,
-        graceMs: this.options.graceMs,
         detailLimit: this.detailLimit,
         closing: this.closing,
-        limits: this.options,
+        limits: this.options.limits,
+        loadTimeoutMs: this.options.loadTimeoutMs,
         memory: this.memory,
       });
       lease.poisoned = end.poisoned;
@@ -181,7 +182,7 @@ export class ThreadTier implements Tier {
           ? { groups: end.groups, marker: end.marker, since: end.since }
           : { groups: end.groups };
       // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
-      const { found: reapedProcesses } = await reapRun(swept, this.options.graceMs).catch(() => ({ found: 0 }));
+      const { found: reapedProcesses } = await reapRun(swept, this.options.limits.graceMs).catch(() => ({ found: 0 }));
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;
@@ -198,7 +199,7 @@ export class ThreadTier implements Tier {
       };
     } finally {
       // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
-      await reapGroups(groups, this.options.graceMs).catch(() => {});
+      await reapGroups(groups, this.options.limits.graceMs).catch(() => {});
       // Only now does the run own nothing: the engine's namespace sweep may take what is left.
       release();
     }
@@ -221,7 +222,7 @@ export class ThreadTier implements Tier {
     return {
       timeoutMs: this.options.probeTimeoutMs,
       loadTimeoutMs: this.options.loadTimeoutMs,
-      graceMs: this.options.graceMs,
+      graceMs: this.options.limits.graceMs,
       closing: this.closing,
     };
   }

@@ -1,4 +1,5 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
+import type { Limits } from '../../contracts/limits.js';
 import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
 import { validateResult, type ExecResult } from '../../contracts/result.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
@@ -9,7 +10,7 @@ import type { EmbeddingSinks, RunContainment } from '../../model/host-types.js';
 import { hostFailure } from '../../model/host-problems.js';
 import { leafFrames } from './leaf-stack.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
-import { guardRun, type RunFault, type RunLimits } from './run-guard.js';
+import { guardRun, type RunFault } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { openGroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
@@ -25,13 +26,14 @@ export interface RunContext {
   readonly sinks: EmbeddingSinks | undefined;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number | undefined;
-  readonly graceMs: number;
   /** Bound on leaf text entering a Problem detail. */
   readonly detailLimit: number;
   /** Aborted when the host closes: the run settles 499 at once. */
   readonly closing: AbortSignal;
-  /** Output, memory and liveness limits of the run. */
-  readonly limits: RunLimits;
+  /** The host's limits, whole: the run's guard, its sink port and its grace read them. */
+  readonly limits: Limits;
+  /** How long the thread may take to acknowledge the run (a leaf still loading). */
+  readonly loadTimeoutMs: number;
   /** The host's RSS watch, shared by every run. */
   readonly memory: HostMemoryWatch;
 }
@@ -74,6 +76,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   const announce = !handle.loaded;
   const guard = guardRun({
     limits: context.limits,
+    ackMs: context.loadTimeoutMs,
     stream,
     memory: context.memory,
     interrupt: () => watch.interrupt(),
@@ -96,11 +99,15 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     handle.control,
   );
   const since = Date.now();
-  const sinkPort = exposeSinks(stream, context.sinks, () => guard.messageOverflow(), undefined, handle.sinks);
+  const sinkPort = exposeSinks(stream, {
+    sinks: context.sinks,
+    onOverBudget: () => guard.messageOverflow(),
+    channel: handle.sinks,
+  });
   const watch = watchCancellation({
     signal: context.signal,
     timeoutMs: context.timeoutMs,
-    graceMs: context.graceMs,
+    graceMs: context.limits.graceMs,
     closing: context.closing,
     abort: (reason) => control.abort(reason),
   });
@@ -118,7 +125,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     ]);
     if (settled.kind === 'forced') {
       const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
-      await handle.terminateWithin(context.graceMs, `the host terminated the thread: ${why}`);
+      await handle.terminateWithin(context.limits.graceMs, `the host terminated the thread: ${why}`);
     }
     // Without a reply there was no flush barrier. What the thread posted before it died is
     // queued on the ports, but its 'message' events can come a loop turn after the death was
@@ -197,7 +204,7 @@ function judge(settled: Settled, context: RunContext): ExecResult {
         );
       return hostFailure(
         'execution-cancelled',
-        `the run did not settle within ${context.graceMs}ms of its abort; its worker thread was terminated`,
+        `the run did not settle within ${context.limits.graceMs}ms of its abort; its worker thread was terminated`,
       );
     case 'died':
       if (settled.error instanceof MalformedReplyError)
@@ -259,7 +266,7 @@ function cancelledDespite(result: ExecResult, context: RunContext): ExecResult {
 function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResult {
   const after = settledInGrace
     ? 'it settled within the grace period'
-    : `it did not settle within ${context.graceMs}ms; its worker thread was terminated`;
+    : `it did not settle within ${context.limits.graceMs}ms; its worker thread was terminated`;
   return hostFailure(
     'execution-timeout',
     `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,

@@ -1,3 +1,4 @@
+import type { Limits } from '../../contracts/limits.js';
 import { utf8Prefix } from '../../contracts/output-budget.js';
 import { type WorkerControlMessage } from '../../contracts/protocol.js';
 import { SINK_MESSAGES_PER_RUN } from '../../contracts/sink-protocol.js';
@@ -14,21 +15,6 @@ export interface RunFault {
   readonly detail: string;
   /** True when the host could not be sure this run caused it (an RSS kill with other runs in flight): not a crash of its tag. */
   readonly uncertain?: boolean;
-}
-
-/** The limits one run is held to. */
-export interface RunLimits {
-  readonly heapMb: number;
-  readonly outputBytes: number;
-  readonly externalMb: number;
-  readonly heartbeatMs: number;
-  readonly unresponsiveMs: number;
-  /** How long the thread may take to acknowledge the run (a leaf still loading). */
-  readonly loadTimeoutMs: number;
-  /** Console text kept for the run (a forged report is held to it too). */
-  readonly consoleBytes: number;
-  /** Bytes of the result's Problem. */
-  readonly problemBytes: number;
 }
 
 /** The host's watch over one run in one thread. */
@@ -54,7 +40,10 @@ export interface RunGuard {
  * (`memory-limit-exceeded`) resolve `fatal`: neither is helped by waiting. The first fault wins.
  */
 export function guardRun(options: {
-  limits: RunLimits;
+  /** The host's limits, whole. */
+  limits: Limits;
+  /** How long the thread may take to acknowledge the run (a leaf still loading: `loadTimeoutMs`). */
+  ackMs: number;
   stream: RunStream;
   memory: HostMemoryWatch;
   interrupt: () => void;
@@ -96,7 +85,7 @@ export function guardRun(options: {
       interrupt();
   };
   const heartbeat = watchHeartbeat({
-    ackMs: limits.loadTimeoutMs,
+    ackMs: options.ackMs,
     unresponsiveMs: limits.unresponsiveMs,
     checkEveryMs: limits.heartbeatMs,
     onSilent: (detail) => kill({ code: 'executor-unresponsive', reason: 'unresponsive', detail }),

@@ -5,6 +5,7 @@ import {
   type ChannelDecl,
   type ChannelState,
 } from '../../contracts/channels.js';
+import type { Limits } from '../../contracts/limits.js';
 import { measureNotice, NoticeSchema, type Notice } from '../../contracts/notice.js';
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
@@ -20,13 +21,10 @@ export const VIOLATION_CHARS = 1024;
 /** The longest per-write mimetype accepted: RFC 6838 caps type and subtype at 127 characters each. */
 export const MIMETYPE_CHARS = 255;
 
-/** What a run's stream may hold besides channel text (bytes); see `limits` in docs/faults.md. */
-export interface StreamBudgets {
-  readonly noticeBytes: number;
-  readonly violationBytes: number;
-}
+/** The limits a stream holds on its own: what it may keep besides channel text (bytes; docs/faults.md). */
+type StreamLimits = Pick<Limits, 'noticeBytes' | 'violationBytes'>;
 
-const UNBOUNDED: StreamBudgets = { noticeBytes: Infinity, violationBytes: Infinity };
+const UNBOUNDED: StreamLimits = { noticeBytes: Infinity, violationBytes: Infinity };
 
 /**
  * The stream of one run, seeded from the executor's declared channels (state `defaultState`
@@ -49,7 +47,8 @@ export class RunStream {
   constructor(
     decls: Readonly<Record<string, ChannelDecl>>,
     private readonly sinks: EmbeddingSinks = {},
-    private readonly budgets: StreamBudgets = UNBOUNDED,
+    /** The host's limits (passed whole); the output cap comes from the run's guard ({@link capOutput}). */
+    private readonly limits: StreamLimits = UNBOUNDED,
   ) {
     for (const [name, decl] of Object.entries(decls)) {
       this.channels[name] = { mimetype: decl.mimetype, state: decl.defaultState ?? 'active', text: '', parts: [] };
@@ -125,11 +124,11 @@ export class RunStream {
     if (!parsed.success)
       return this.violate('invalid-notice', `emit: invalid notice (${parsed.issues.map(describeIssue).join('; ')})`);
     const bytes = measureNotice(parsed.output);
-    if (this.noticeBytes + bytes > this.budgets.noticeBytes) {
+    if (this.noticeBytes + bytes > this.limits.noticeBytes) {
       if (this.noticesDropped++ === 0)
         this.violate(
           'notice-limit',
-          `emit: notices past limits.noticeBytes ${this.budgets.noticeBytes} are dropped (the first was ${bytes} bytes)`,
+          `emit: notices past limits.noticeBytes ${this.limits.noticeBytes} are dropped (the first was ${bytes} bytes)`,
         );
       return;
     }
@@ -162,7 +161,7 @@ export class RunStream {
       this.violations[this.violations.length - 1] = truncated(++this.dropped);
       return;
     }
-    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + detail.length <= this.budgets.violationBytes) {
+    if (this.violations.length < MAX_VIOLATIONS && this.violationBytes + detail.length <= this.limits.violationBytes) {
       this.violations.push({ kind, detail });
       this.violationBytes += detail.length;
       return;

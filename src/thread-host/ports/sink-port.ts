@@ -53,6 +53,16 @@ export interface SinkPort {
   close(): void;
 }
 
+/** What a run's sink port serves, and how it is held. */
+export interface SinkPortOptions {
+  /** The embedding service's own sinks; absent ones are not called. */
+  readonly sinks?: EmbeddingSinks | undefined;
+  /** Told once when the run posts past its message budget (the port is closed then). */
+  readonly onOverBudget?: () => void;
+  /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */
+  readonly channel?: ThreadPort;
+}
+
 /** What a message on the sink port asks for, by its name: the only calls a leaf can make. */
 type Handler = (message: readonly unknown[]) => void;
 
@@ -68,15 +78,12 @@ type Handler = (message: readonly unknown[]) => void;
  * leaf made it and `flush` answers only after all of them. `interact` and `entry`
  * round-trip to the embedding service's sinks, at most {@link MAX_PENDING_INTERACTIONS}
  * interactions at once; a malformed request or answer, or one past the cap, rejects in the
- * leaf and is recorded. No listener throws: a failure is recorded as a violation.
+ * leaf and is recorded. Past the run's message budget the port is closed and `onOverBudget`
+ * told. No listener throws: a failure is recorded as a violation.
  */
-export function exposeSinks(
-  stream: RunStream,
-  sinks: EmbeddingSinks = {},
-  onOverBudget: () => void = () => {},
-  budget = SINK_MESSAGES_PER_RUN,
-  channel?: ThreadPort,
-): SinkPort {
+export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): SinkPort {
+  const { sinks = {}, onOverBudget = () => {}, channel } = options;
+  const budget = SINK_MESSAGES_PER_RUN;
   const port = channel ?? new ThreadPort();
   // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
   let received = 0;

@@ -55,10 +55,9 @@ export class TagWorkers {
   private closed = false;
 
   constructor(
-    /** How every thread of the tag starts (its boot, env, package). */
+    /** How every thread of the tag starts (its boot with the host's limits, env, package). */
     readonly spec: WorkerSpec,
     private readonly recycle: RecyclePolicy,
-    private readonly graceMs: number,
     private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
     this.demand = new SpareDemand(admission.spares.idleMs);
@@ -308,7 +307,7 @@ export class TagWorkers {
   /** Ends `handle` off the caller's path (reaper.ts: terminated, what it left reaped); close() waits for it. */
   private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
     this.unbudget(handle);
-    const done = endThread(handle, this.graceMs, after, sweep);
+    const done = endThread(handle, this.spec.boot.limits.graceMs, after, sweep);
     this.retiring.add(done);
     void done.finally(() => this.retiring.delete(done));
     return done;

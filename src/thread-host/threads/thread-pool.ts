@@ -1,17 +1,20 @@
-import type { MessagePort, ResourceLimits } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { Limits } from '../../contracts/limits.js';
 import type { ThreadOpen, WorkerBoot } from '../../contracts/protocol.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import { isOutOfMemory } from './out-of-memory.js';
 import { workerEntryPath } from '../../runtime/package-root.js';
 import { refuseBundle, threadExecArgv } from './thread-bundle.js';
 
+/** What a thread the host starts is booted with: always the host's limits, whole. */
+export type HostWorkerBoot = WorkerBoot & { readonly limits: Limits };
+
 /** How to start every thread of one tag. */
 export interface WorkerSpec {
-  readonly boot: WorkerBoot;
+  readonly boot: HostWorkerBoot;
   /** The thread's initial `process.env` (see worker-env.ts). */
   readonly env: Record<string, string>;
-  readonly resourceLimits?: ResourceLimits;
   /** The leaf package serving the tag: only tags of one package (same entry, same env) share a boot probe thread. */
   readonly packageName?: string;
   /** Told once when the thread dies without the host asking (it exited, ran out of memory, or a leaf error escaped between tasks). */
@@ -20,9 +23,8 @@ export interface WorkerSpec {
 
 /** What one executor thread is started with. */
 export interface ThreadStart {
-  readonly workerData: WorkerBoot;
+  readonly workerData: HostWorkerBoot;
   readonly env: Record<string, string>;
-  readonly resourceLimits?: ResourceLimits | undefined;
 }
 
 /**
@@ -54,7 +56,8 @@ function newPool(start: ThreadStart, execArgv: string[] | undefined): Piscina<Th
     workerData: start.workerData,
     env: start.env,
     ...(execArgv ? { execArgv } : {}),
-    ...(start.resourceLimits ? { resourceLimits: start.resourceLimits } : {}),
+    // Node's own cap on the thread's JS heap; what it holds outside the heap is the guard's (limits.externalMb).
+    resourceLimits: { maxOldGenerationSizeMb: start.workerData.limits.heapMb },
   });
 }
 

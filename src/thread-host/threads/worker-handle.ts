@@ -149,7 +149,6 @@ export class WorkerHandle {
       return startThreadPool({
         workerData: { ...spec.boot, marker: this.marker },
         env: spec.env,
-        resourceLimits: spec.resourceLimits,
       });
     } catch (error) {
       this.strayGroups.close();
@@ -199,13 +198,7 @@ export class WorkerHandle {
       for (let i = 0; i < runs && this.alive; i++) {
         const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
-        const sinks = exposeSinks(
-          new RunStream({ warm: { mimetype: 'text/plain' } }),
-          {},
-          undefined,
-          undefined,
-          this.sinks,
-        );
+        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), { channel: this.sinks });
         try {
           await this.post({ kind: 'warm', id: control.task, announce: false });
         } finally {

@@ -2,12 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TagWorkers } from '../../../src/thread-host/threads/tag-workers.js';
 import { SpareBudget } from '../../../src/thread-host/threads/spare-demand.js';
 import { StartGate, UNBOUNDED_STARTS, type StartAdmission } from '../../../src/thread-host/threads/start-gate.js';
+import { resolveHostOptions } from '../../../src/model/host-options.js';
 import type { RecyclePolicy } from '../../../src/model/host-types.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 
 const entry = fixtureDiscovery(['exec-keeps-state']).registry.get('state')!;
 const spec = {
-  boot: { tag: 'state', glyph: '', entryUrl: entry.entryUrl },
+  boot: {
+    tag: 'state',
+    glyph: '',
+    entryUrl: entry.entryUrl,
+    limits: resolveHostOptions({ limits: { graceMs: 200 } }).limits,
+  },
   env: { PLURNK_EXECS_ERROR_DETAIL_LIMIT: '512' },
 };
 
@@ -16,7 +22,7 @@ const spec = {
 describe('TagWorkers', () => {
   let workers: TagWorkers | undefined;
   const open = (recycle: RecyclePolicy, admission?: StartAdmission) =>
-    (workers = new TagWorkers(spec, recycle, 200, admission));
+    (workers = new TagWorkers(spec, recycle, admission));
   /** Admission with unbounded starts, and spares held to `max` and decaying every `idleMs`. */
   const spares = (max: number, idleMs = 60_000): StartAdmission => ({
     ...UNBOUNDED_STARTS,

@@ -17,8 +17,8 @@ const MiB = 1024 * 1024;
 const UNITS: Record<string, number> = { KiB, MiB };
 const source = (path: string) => readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
 
-// Each default as the documentation promises it: the code, the JSDoc of HostOptions and
-// docs/host.md must all say the same number.
+// Each default as the documentation promises it: the code, the JSDoc of the limits record
+// (HostOptions.limits is that record, every field optional) and docs/host.md must all say the same number.
 const LIMITS = {
   heapMb: 1024,
   externalMb: 1024,
@@ -39,8 +39,7 @@ describe('host defaults', () => {
       loadTimeoutMs: 15_000,
       defaultRuntime: undefined,
       recycle: 'each-run',
-      ...LIMITS,
-      rssMb: defaultRssMb(),
+      limits: { ...LIMITS, rssMb: defaultRssMb() },
       breaker: { crashes: 3, windowMs: 300_000, cooldownMs: 60_000 },
       admission: {
         threadStarts: availableParallelism(),
@@ -54,8 +53,8 @@ describe('host defaults', () => {
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);
   });
 
-  it.each(Object.entries(LIMITS))('says limits.%s defaults to %i in the JSDoc of HostOptions', (name, value) => {
-    const doc = new RegExp(`/\\*\\*([^*]|\\*(?!/))*\\*/\\s*${name}\\??:`).exec(source('src/model/host-types.ts'))?.[0];
+  it.each(Object.entries(LIMITS))('says limits.%s defaults to %i in the JSDoc of Limits', (name, value) => {
+    const doc = new RegExp(`/\\*\\*([^*]|\\*(?!/))*\\*/\\s*${name}\\??:`).exec(source('src/contracts/limits.ts'))?.[0];
     const stated = /Default ([\d ,]+?) ?(KiB|MiB)?\./.exec(doc ?? '');
     expect(stated, `no "Default N" in the JSDoc of limits.${name}`).not.toBeNull();
     const number = Number(stated![1]!.replace(/[ ,]/g, '')) * (UNITS[stated![2] ?? ''] ?? 1);

@@ -36,6 +36,14 @@ export interface Limits {
    * engine is killed and restarted (its runs in flight: `engine-unresponsive`). Default 30 000.
    */
   unresponsiveMs: number;
+  /**
+   * `interact()` calls one run may have pending at once. An interaction waits for a person or
+   * the embedding service, so a leaf never needs many in flight (3,000 at once all reached the
+   * embedding service's sink before there was a cap); one past it is refused at once (the leaf's
+   * promise rejects, an `invalid-interaction` violation is recorded) without asking the service.
+   * Held on the host, since a leaf can post on its port directly. Default 16.
+   */
+  pendingInteractions: number;
 }
 
 /** The default of every limit but `rssMb`, which depends on the machine (model/defaults.ts). */
@@ -50,6 +58,7 @@ export const DEFAULT_LIMITS: Readonly<Omit<Limits, 'rssMb'>> = Object.freeze({
   graceMs: 2000,
   heartbeatMs: 250,
   unresponsiveMs: 30_000,
+  pendingInteractions: 16,
 });
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
@@ -68,6 +77,7 @@ const limitOptionsSchema = strictKeys({
   graceMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   heartbeatMs: v.optional(PositiveMs),
   unresponsiveMs: v.optional(PositiveMs),
+  pendingInteractions: v.optional(PositiveInteger),
 });
 schemaAgrees<SameType<v.InferOutput<typeof limitOptionsSchema>, Partial<Limits>>>();
 

@@ -1,8 +1,8 @@
 import type { SerializedError } from './serialized-error.js';
 
 // The sink channel between one executor thread and the host: the calls a leaf's sinks post, the
-// requests the host answers, and the budgets that hold a run to them. The control channel's
-// messages and the tasks are in protocol.ts.
+// requests the host answers, and the budget that holds a run's posting. The control channel's
+// messages and the tasks are in protocol.ts; the other limits on what a run may do, in limits.ts.
 
 /**
  * The sinks the host serves to a run over its sink port. Arguments arrive unvalidated from
@@ -38,15 +38,6 @@ export type SinkCall =
  * are a tenth of it.
  */
 export const SINK_MESSAGES_PER_RUN = 1_000_000;
-
-/**
- * How many `interact()` calls one run may have pending at once. An interaction waits for a
- * person or the embedding service, so a leaf never needs many in flight; 3,000 at once all
- * reached the embedding service's sink before this cap. The host refuses a call past it at
- * once (the leaf's promise rejects, a violation is recorded) without asking the embedding
- * service; the host is where it is held, since a leaf can post on its port directly.
- */
-export const MAX_PENDING_INTERACTIONS = 16;
 
 /**
  * Worker ⇒ host on the sink port: a call that is answered, `[name, id, ...arguments]`. The

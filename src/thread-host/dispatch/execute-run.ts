@@ -101,6 +101,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   const since = Date.now();
   const sinkPort = exposeSinks(stream, {
     sinks: context.sinks,
+    limits: context.limits,
     onOverBudget: () => guard.messageOverflow(),
     channel: handle.sinks,
   });

@@ -8,13 +8,8 @@ import {
   measureNotice,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
-import {
-  MAX_PENDING_INTERACTIONS,
-  SINK_MESSAGES_PER_RUN,
-  type SinkAnswer,
-  type SinkApi,
-  type SinkWrite,
-} from '../../contracts/sink-protocol.js';
+import { DEFAULT_LIMITS, type Limits } from '../../contracts/limits.js';
+import { SINK_MESSAGES_PER_RUN, type SinkAnswer, type SinkApi, type SinkWrite } from '../../contracts/sink-protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
@@ -57,6 +52,8 @@ export interface SinkPort {
 export interface SinkPortOptions {
   /** The embedding service's own sinks; absent ones are not called. */
   readonly sinks?: EmbeddingSinks | undefined;
+  /** The host's limits, whole (the host process's `rssMb` is no port's concern). Default: the defaults. */
+  readonly limits?: Omit<Limits, 'rssMb'>;
   /** Told once when the run posts past its message budget (the port is closed then). */
   readonly onOverBudget?: () => void;
   /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */
@@ -76,13 +73,13 @@ type Handler = (message: readonly unknown[]) => void;
  * dropped and recorded, so no property path of any host object is ever reached. Every
  * message is handled synchronously, in arrival order, so every call lands in the order the
  * leaf made it and `flush` answers only after all of them. `interact` and `entry`
- * round-trip to the embedding service's sinks, at most {@link MAX_PENDING_INTERACTIONS}
+ * round-trip to the embedding service's sinks, at most `limits.pendingInteractions`
  * interactions at once; a malformed request or answer, or one past the cap, rejects in the
  * leaf and is recorded. Past the run's message budget the port is closed and `onOverBudget`
  * told. No listener throws: a failure is recorded as a violation.
  */
 export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): SinkPort {
-  const { sinks = {}, onOverBudget = () => {}, channel } = options;
+  const { sinks = {}, limits = DEFAULT_LIMITS, onOverBudget = () => {}, channel } = options;
   const budget = SINK_MESSAGES_PER_RUN;
   const port = channel ?? new ThreadPort();
   // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
@@ -102,11 +99,11 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
           'invalid-interaction',
           `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
         );
-      if (pendingInteractions >= MAX_PENDING_INTERACTIONS)
+      if (pendingInteractions >= limits.pendingInteractions)
         throw refuse(
           stream,
           'invalid-interaction',
-          `interact: refused, ${MAX_PENDING_INTERACTIONS} interactions are already pending; await one before starting another`,
+          `interact: refused, ${limits.pendingInteractions} interactions are already pending (limits.pendingInteractions); await one before starting another`,
         );
       pendingInteractions += 1;
       let answer: unknown;

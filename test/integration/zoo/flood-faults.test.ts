@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { zooDirs, zooHost } from '../../helpers/zoo.js';
 
-/** The cap the host holds a run's pending interactions to (contracts/protocol.ts). */
+/** The cap the host holds a run's pending interactions to by default (limits.pendingInteractions). */
 const CAP = 16;
 /** The sink messages one run may post (SINK_MESSAGES_PER_RUN). */
 const BUDGET = 1_000_000;
@@ -16,18 +16,10 @@ describe('the zoo: floods', () => {
   });
 
   it('puts at most a few of a run’s interact() calls in front of the embedding service at once', async () => {
-    let inFlight = 0;
-    let most = 0;
-    const interact = async () => {
-      inFlight += 1;
-      most = Math.max(most, inFlight);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      inFlight -= 1;
-      return { status: 'resolved' as const };
-    };
+    const { interact, most } = countingInteract();
     const out = await host().exec({ runtime: 'floods-interactions', body: 'fault', sinks: { interact } });
     expect(out.result).toEqual({ status: 200 });
-    expect(most).toBe(CAP);
+    expect(most()).toBe(CAP);
     expect(out.channels.out!.text).toBe(`answered ${CAP} refused ${100 - CAP}`);
     expect(out.violations[0]).toEqual({
       kind: 'invalid-interaction',
@@ -60,3 +52,40 @@ describe('the zoo: floods', () => {
     60_000,
   );
 });
+
+// The budgets are options (limits.pendingInteractions, limits.sinkMessages): a host given
+// smaller ones holds a run to them, in either tier (the engine's threads get the same limits).
+describe('the zoo: floods, with budgets of the host’s choosing', () => {
+  const PENDING = 4;
+  const host = zooHost({
+    packageDirs: zooDirs('floods-interactions'),
+    breaker: { crashes: 1000 },
+    limits: { graceMs: 300, pendingInteractions: PENDING },
+  });
+
+  it('holds a run to limits.pendingInteractions pending interact() calls', async () => {
+    const { interact, most } = countingInteract();
+    const out = await host().exec({ runtime: 'floods-interactions', body: 'fault', sinks: { interact } });
+    expect(out.result).toEqual({ status: 200 });
+    expect(most()).toBe(PENDING);
+    expect(out.channels.out!.text).toBe(`answered ${PENDING} refused ${100 - PENDING}`);
+    expect(out.violations[0]).toEqual({
+      kind: 'invalid-interaction',
+      detail: expect.stringContaining(`${PENDING} interactions are already pending (limits.pendingInteractions)`),
+    });
+  });
+});
+
+/** An embedding `interact` sink that answers after 20 ms, and the most calls it had in flight at once. */
+function countingInteract() {
+  let inFlight = 0;
+  let most = 0;
+  const interact = async () => {
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    inFlight -= 1;
+    return { status: 'resolved' as const };
+  };
+  return { interact, most: () => most };
+}

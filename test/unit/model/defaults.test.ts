@@ -30,6 +30,7 @@ const LIMITS = {
   graceMs: 2000,
   heartbeatMs: 250,
   unresponsiveMs: 30_000,
+  pendingInteractions: 16,
 };
 
 describe('host defaults', () => {
@@ -115,6 +116,14 @@ describe('host defaults', () => {
     expect(row('docs/host.md', 'admission.threadStarts')).toBe('one per core');
     expect(row('docs/host.md', 'admission.threadStartsPerTag')).toBe('half the cores, rounded up');
     expect(row('docs/faults.md', 'admission.threadStarts')).toBe('one per core');
+  });
+
+  it('rejects a limit that is not a positive number, naming it', () => {
+    for (const limits of [{ pendingInteractions: 0 }, { pendingInteractions: 1.5 }, { heapMb: 4 }, { graceMs: -1 }])
+      expect(() => resolveHostOptions({ limits })).toThrow(/invalid host options: .*limits/);
+    expect(() => resolveHostOptions({ limits: { pending: 1 } } as never)).toThrow(
+      /limits\.pending: unknown key "pending"; the allowed keys are .*pendingInteractions/,
+    );
   });
 
   it('rejects an admission option that is not a positive number, naming it', () => {

@@ -44,6 +44,15 @@ export interface Limits {
    * Held on the host, since a leaf can post on its port directly. Default 16.
    */
   pendingInteractions: number;
+  /**
+   * Messages one run may post on its sink port. Each is applied on the host's main thread, which
+   * every other tag's runs share: a leaf flooding its port for 4 s made a 5 ms run of another
+   * tag take 3.5–6.3 s. The thread stops posting at it (later sink calls are dropped) and tells
+   * the host; the host counts what it receives too, and past it (and a little slack for the
+   * flush) closes the port. Either way the run ends like one past `outputBytes`. The stream
+   * benchmark's largest run, 100,000 16-byte writes, is a tenth of the default. Default 1 000 000.
+   */
+  sinkMessages: number;
 }
 
 /** The default of every limit but `rssMb`, which depends on the machine (model/defaults.ts). */
@@ -59,6 +68,7 @@ export const DEFAULT_LIMITS: Readonly<Omit<Limits, 'rssMb'>> = Object.freeze({
   heartbeatMs: 250,
   unresponsiveMs: 30_000,
   pendingInteractions: 16,
+  sinkMessages: 1_000_000,
 });
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
@@ -78,6 +88,7 @@ const limitOptionsSchema = strictKeys({
   heartbeatMs: v.optional(PositiveMs),
   unresponsiveMs: v.optional(PositiveMs),
   pendingInteractions: v.optional(PositiveInteger),
+  sinkMessages: v.optional(PositiveInteger),
 });
 schemaAgrees<SameType<v.InferOutput<typeof limitOptionsSchema>, Partial<Limits>>>();
 

@@ -9,7 +9,6 @@ import {
   type WorkerBoot,
   type WorkerTask,
 } from '../contracts/protocol.js';
-import { SINK_MESSAGES_PER_RUN } from '../contracts/sink-protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from '../author/base-executor.js';
@@ -176,8 +175,8 @@ async function run(
 ): Promise<unknown> {
   const proxied = proxySinks(port, {
     hasEntry: request.hasEntry,
-    budget: SINK_MESSAGES_PER_RUN,
-    onOverBudget: () => control.send({ type: 'message-limit', limit: SINK_MESSAGES_PER_RUN }),
+    budget: thread.limits.sinkMessages,
+    onOverBudget: () => control.send({ type: 'message-limit', limit: thread.limits.sinkMessages }),
   });
   const restoreEnv = thread.env.applyRun(request.env);
   const { outputBytes } = thread.limits;

@@ -1,7 +1,6 @@
 import type { Limits } from '../../contracts/limits.js';
 import { utf8Prefix } from '../../contracts/output-budget.js';
 import { type WorkerControlMessage } from '../../contracts/protocol.js';
-import { SINK_MESSAGES_PER_RUN } from '../../contracts/sink-protocol.js';
 import { watchHeartbeat } from '../threads/heartbeat.js';
 import type { RunEndReason } from '../../model/fault-kinds.js';
 import type { RunContainment } from '../../model/host-types.js';
@@ -79,7 +78,7 @@ export function guardRun(options: {
       latch({
         code: 'output-limit-exceeded',
         reason: 'output-limit',
-        detail: `the run posted more than ${SINK_MESSAGES_PER_RUN} sink messages (SINK_MESSAGES_PER_RUN), each applied on the host's main thread; later sink calls were dropped`,
+        detail: `the run posted more than ${limits.sinkMessages} sink messages (limits.sinkMessages), each applied on the host's main thread; later sink calls were dropped`,
       })
     )
       interrupt();

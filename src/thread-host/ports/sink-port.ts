@@ -9,7 +9,7 @@ import {
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
 import { DEFAULT_LIMITS, type Limits } from '../../contracts/limits.js';
-import { SINK_MESSAGES_PER_RUN, type SinkAnswer, type SinkApi, type SinkWrite } from '../../contracts/sink-protocol.js';
+import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/sink-protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import { serializeError } from '../../contracts/serialized-error.js';
@@ -80,7 +80,7 @@ type Handler = (message: readonly unknown[]) => void;
  */
 export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): SinkPort {
   const { sinks = {}, limits = DEFAULT_LIMITS, onOverBudget = () => {}, channel } = options;
-  const budget = SINK_MESSAGES_PER_RUN;
+  const budget = limits.sinkMessages;
   const port = channel ?? new ThreadPort();
   // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
   let received = 0;
@@ -187,7 +187,7 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
       port.close();
       stream.violate(
         'malformed-sink-call',
-        `sink port: more than ${budget} messages in one run (SINK_MESSAGES_PER_RUN); the port was closed and later calls are lost`,
+        `sink port: more than ${budget} messages in one run (limits.sinkMessages); the port was closed and later calls are lost`,
       );
       onOverBudget();
       return false;

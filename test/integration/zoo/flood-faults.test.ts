@@ -3,7 +3,7 @@ import { zooDirs, zooHost } from '../../helpers/zoo.js';
 
 /** The cap the host holds a run's pending interactions to by default (limits.pendingInteractions). */
 const CAP = 16;
-/** The sink messages one run may post (SINK_MESSAGES_PER_RUN). */
+/** The sink messages one run may post by default (limits.sinkMessages). */
 const BUDGET = 1_000_000;
 
 // A leaf's interact() calls wait on a person or the embedding service: a run may have only a
@@ -57,10 +57,11 @@ describe('the zoo: floods', () => {
 // smaller ones holds a run to them, in either tier (the engine's threads get the same limits).
 describe('the zoo: floods, with budgets of the host’s choosing', () => {
   const PENDING = 4;
+  const MESSAGES = 1000;
   const host = zooHost({
-    packageDirs: zooDirs('floods-interactions'),
+    packageDirs: zooDirs('floods-interactions', 'floods-sink-port'),
     breaker: { crashes: 1000 },
-    limits: { graceMs: 300, pendingInteractions: PENDING },
+    limits: { graceMs: 300, pendingInteractions: PENDING, sinkMessages: MESSAGES },
   });
 
   it('holds a run to limits.pendingInteractions pending interact() calls', async () => {
@@ -73,6 +74,18 @@ describe('the zoo: floods, with budgets of the host’s choosing', () => {
       kind: 'invalid-interaction',
       detail: expect.stringContaining(`${PENDING} interactions are already pending (limits.pendingInteractions)`),
     });
+  });
+
+  it.each(['writes', 'raw'])('ends a run that posts past limits.sinkMessages (%s)', async (body) => {
+    const out = await host().exec({ runtime: 'floods-sink-port', body });
+    expect(out.result.status).toBe(500);
+    expect(out.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/output-limit-exceeded');
+    expect(out.result.problem?.detail).toContain(`more than ${MESSAGES} sink messages (limits.sinkMessages)`);
+    expect(out.containment?.forcedEnd?.reason).toBe('output-limit');
+    // What was applied before the budget ran out is kept: no more than the budget and the flush's slack.
+    expect(out.channels.out!.text).toMatch(/^x+$/);
+    expect(out.channels.out!.text.length).toBeLessThanOrEqual(MESSAGES + 64);
+    expect((await host().exec({ runtime: 'floods-sink-port', body: 'ok' })).channels.out!.text).toBe('ok');
   });
 });
 

@@ -31,6 +31,7 @@ const LIMITS = {
   heartbeatMs: 250,
   unresponsiveMs: 30_000,
   pendingInteractions: 16,
+  sinkMessages: 1_000_000,
 };
 
 describe('host defaults', () => {
@@ -119,10 +120,10 @@ describe('host defaults', () => {
   });
 
   it('rejects a limit that is not a positive number, naming it', () => {
-    for (const limits of [{ pendingInteractions: 0 }, { pendingInteractions: 1.5 }, { heapMb: 4 }, { graceMs: -1 }])
+    for (const limits of [{ pendingInteractions: 0 }, { sinkMessages: 1.5 }, { heapMb: 4 }, { graceMs: -1 }])
       expect(() => resolveHostOptions({ limits })).toThrow(/invalid host options: .*limits/);
     expect(() => resolveHostOptions({ limits: { pending: 1 } } as never)).toThrow(
-      /limits\.pending: unknown key "pending"; the allowed keys are .*pendingInteractions/,
+      /limits\.pending: unknown key "pending"; the allowed keys are .*pendingInteractions, sinkMessages/,
     );
   });
 

@@ -180,7 +180,7 @@ export type WorkerControlMessage =
   | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
   /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
   | { readonly type: 'output-limit'; readonly limitBytes: number }
-  /** The run reached SINK_MESSAGES_PER_RUN (sink-protocol.ts): its later sink calls are dropped. */
+  /** The run reached its `limits.sinkMessages` (limits.ts): its later sink calls are dropped. */
   | { readonly type: 'message-limit'; readonly limit: number }
   /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
   | { readonly type: 'console'; readonly bytes: number; readonly text: string }

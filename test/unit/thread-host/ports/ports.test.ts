@@ -6,7 +6,7 @@ import { liveOwners } from '../../../../src/thread-host/ports/live-claims.js';
 import { ThreadPort } from '../../../../src/thread-host/ports/thread-port.js';
 import { exposeSinks } from '../../../../src/thread-host/ports/sink-port.js';
 import { RunStream } from '../../../../src/thread-host/ports/run-stream.js';
-import { SINK_MESSAGES_PER_RUN } from '../../../../src/contracts/sink-protocol.js';
+import { DEFAULT_LIMITS } from '../../../../src/contracts/limits.js';
 import { proxySinks } from '../../../../src/worker/sink-proxy.js';
 
 const decls = { out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } };
@@ -21,7 +21,7 @@ function pair() {
     posted.push(message);
     post(message, transfer);
   };
-  const worker = proxySinks(host.workerPort, { hasEntry: false, budget: SINK_MESSAGES_PER_RUN });
+  const worker = proxySinks(host.workerPort, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages });
   const close = () => {
     worker.close();
     host.close();
@@ -80,7 +80,7 @@ describe('the sink port', () => {
   it('records a bare-string write that arrives before any write named its channel', async () => {
     const stream = new RunStream(decls);
     const host = exposeSinks(stream);
-    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: SINK_MESSAGES_PER_RUN });
+    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages });
     // What a worker following the protocol never sends: a short write before any channel was named.
     host.workerPort.postMessage('orphan');
     worker.sinks.write('out', 'x');
@@ -98,7 +98,7 @@ describe('draining a port whose thread is gone', () => {
   it('applies the sink calls already queued, without waiting for their message events', async () => {
     const stream = new RunStream(decls);
     const host = exposeSinks(stream);
-    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: SINK_MESSAGES_PER_RUN });
+    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages });
     worker.sinks.write('out', 'written ');
     worker.sinks.write('out', 'before the end');
     worker.sinks.setState('out', 'closed');

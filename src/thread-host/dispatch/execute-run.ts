@@ -1,22 +1,21 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
 import type { Limits } from '../../contracts/limits.js';
-import type { RunRequest, TaskReply } from '../../contracts/protocol.js';
-import { validateResult, type ExecResult } from '../../contracts/result.js';
+import type { RunRequest } from '../../contracts/protocol.js';
+import type { ExecResult } from '../../contracts/result.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
-import { watchCancellation, type WatchEnd } from './cancel-watch.js';
+import { watchCancellation } from './cancel-watch.js';
 import { openControlPort } from '../ports/control-port.js';
-import type { ForcedEnd, RunEndReason } from '../../model/fault-kinds.js';
+import type { ForcedEnd } from '../../model/fault-kinds.js';
 import type { EmbeddingSinks, RunContainment } from '../../model/host-types.js';
 import { hostFailure } from '../../model/host-problems.js';
-import { leafFrames } from './leaf-stack.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
-import { guardRun, type RunFault } from './run-guard.js';
+import { forcedEnd, isEscape, judgeRun, type Settled } from './judge-run.js';
+import { guardRun } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
 import { openGroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
-import { MalformedReplyError, type WorkerHandle } from '../threads/worker-handle.js';
+import type { WorkerHandle } from '../threads/worker-handle.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
-import { describeFailedReply, isOutOfMemory } from '../threads/bounded-call.js';
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -56,11 +55,6 @@ export interface RunEnd {
   readonly console: RunContainment['console'];
   readonly forcedEnd: ForcedEnd | null;
 }
-
-// A limit that ends a run at once (`guard.fatal`) settles it as forced with end 'fault', like a
-// limit whose interrupt ran past grace: either way the guard latched the fault, which decides the result.
-type Settled =
-  { kind: 'reply'; reply: TaskReply } | { kind: 'died'; error: unknown } | { kind: 'forced'; end: WatchEnd };
 
 /**
  * Runs one EXEC in `handle`'s thread over its control and sink channels, and turns whatever
@@ -138,14 +132,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     }
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
-    const result = cancelledDespite(
-      fault
-        ? hostFailure(fault.code, ErrorDetail.preview(fault.detail, context.detailLimit))
-        : watch.timedOut() && settled.kind === 'reply'
-          ? timeoutFailure(context, true)
-          : judge(settled, context),
-      context,
-    );
+    const result = judgeRun(settled, fault, watch.timedOut(), context);
     // An output cap is an ordinary failure; an RSS kill that was a guess among several runs
     // may have hit an innocent tag, so neither counts against the breaker.
     const crash =
@@ -190,116 +177,4 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     control.close();
     sinkPort.close();
   }
-}
-
-/** The result of a run that broke no limit (a broken limit's fault decides the result before this is asked). */
-function judge(settled: Settled, context: RunContext): ExecResult {
-  const bound = (text: string) => ErrorDetail.preview(text, context.detailLimit);
-  switch (settled.kind) {
-    case 'forced':
-      if (settled.end === 'timeout') return timeoutFailure(context, false);
-      if (settled.end === 'closed')
-        return hostFailure(
-          'execution-cancelled',
-          'the host closed while the run was in flight; its worker thread was terminated',
-        );
-      return hostFailure(
-        'execution-cancelled',
-        `the run did not settle within ${context.limits.graceMs}ms of its abort; its worker thread was terminated`,
-      );
-    case 'died':
-      if (settled.error instanceof MalformedReplyError)
-        return hostFailure('executor-invalid-result', bound(settled.error.message));
-      if (isOutOfMemory(settled.error)) {
-        return hostFailure(
-          'memory-limit-exceeded',
-          `the worker thread ran out of JS heap during run() and died (limits.heapMb ${context.limits.heapMb})`,
-        );
-      }
-      return hostFailure(
-        'executor-threw',
-        bound(`the worker thread died during run(): ${context.handle.deathReason ?? String(settled.error)}`),
-      );
-    case 'reply':
-      return judgeReply(settled.reply, bound, context.limits.problemBytes);
-  }
-}
-
-function judgeReply(reply: TaskReply, bound: (text: string) => string, problemBytes: number): ExecResult {
-  if (!reply.ok) {
-    const text = bound(describeFailedReply(reply, 'run()', 'resolved'));
-    if (reply.stage === 'reply') return hostFailure('executor-invalid-result', text);
-    const stack = leafFrames(reply.error.stack);
-    return hostFailure('executor-threw', text, { error: reply.error.name, ...(stack.length > 0 ? { stack } : {}) });
-  }
-  const validation = validateResult(reply.value);
-  if (validation.ok) {
-    const problem = validation.result.problem;
-    // Validated plain JSON: serializing it cannot throw. Detail and extensions both count.
-    const size = problem === undefined ? 0 : Buffer.byteLength(JSON.stringify(problem), 'utf8');
-    if (size <= problemBytes) return validation.result;
-    return hostFailure(
-      'executor-invalid-result',
-      `run() resolved a Problem of ${size} bytes (detail and extensions), over limits.problemBytes ${problemBytes}`,
-    );
-  }
-  return hostFailure(
-    'executor-invalid-result',
-    bound(`run() resolved an invalid result: ${validation.issues.join('; ')}`),
-  );
-}
-
-/**
- * A run the service aborted (its signal, or the host closing) that the leaf still reported
- * below 400 is 499 `execution-cancelled`, as 1.x's consumer stamps it: the service stopped
- * caring about its output, so it must not read as a success.
- */
-function cancelledDespite(result: ExecResult, context: RunContext): ExecResult {
-  if (result.status >= 400) return result;
-  if (!context.signal?.aborted && !context.closing.aborted) return result;
-  return hostFailure(
-    'execution-cancelled',
-    `the run was aborted, but the leaf still reported status ${result.status}; an aborted run settles 499`,
-    { leafStatus: result.status },
-  );
-}
-
-function timeoutFailure(context: RunContext, settledInGrace: boolean): ExecResult {
-  const after = settledInGrace
-    ? 'it settled within the grace period'
-    : `it did not settle within ${context.limits.graceMs}ms; its worker thread was terminated`;
-  return hostFailure(
-    'execution-timeout',
-    `the run exceeded its ${context.timeoutMs}ms deadline and was aborted; ${after}`,
-  );
-}
-
-/** Why the host ended the run, when it did: the limit it broke first, else how the run's task ended. */
-function forcedEnd(
-  settled: Settled,
-  fault: RunFault | undefined,
-  timedOut: boolean,
-  escaped: boolean,
-): ForcedEnd | null {
-  const terminated = settled.kind === 'forced';
-  if (fault) return { reason: fault.reason, terminated };
-  switch (settled.kind) {
-    case 'forced':
-      return { reason: WATCH_END_REASONS[settled.end], terminated };
-    case 'died':
-      return { reason: isOutOfMemory(settled.error) ? 'heap-limit' : 'thread-died', terminated };
-    case 'reply':
-      return timedOut ? { reason: 'timeout', terminated } : escaped ? { reason: 'escaped-error', terminated } : null;
-  }
-}
-
-const WATCH_END_REASONS = {
-  timeout: 'timeout',
-  cancelled: 'cancelled',
-  closed: 'host-closed',
-  fault: 'output-limit',
-} as const satisfies Record<WatchEnd, RunEndReason>;
-
-function isEscape(reply: TaskReply): boolean {
-  return !reply.ok && (reply.stage === 'uncaught-exception' || reply.stage === 'unhandled-rejection');
 }

@@ -1,14 +1,6 @@
 import type { RecyclePolicy } from '../../model/host-types.js';
 import { endThread } from './reaper.js';
-import {
-  IDLE_BUSY_SHARE,
-  IDLE_BUSY_STRIKES,
-  IDLE_SAMPLE_MS,
-  judgeIdleLoad,
-  pickThread,
-  shouldRetire,
-  sparesTarget,
-} from './thread-policy.js';
+import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, shouldRetire, sparesTarget } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
 import { SpareDemand } from './spare-demand.js';
 import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
@@ -25,8 +17,6 @@ interface ThreadEntry {
   state: 'idle' | 'busy';
   /** Lent to a run: its release starts a spare when none is left. */
   lentToRun: boolean;
-  /** Idle samples in a row whose event loop was past the busy share. */
-  idleStrikes: number;
 }
 
 /**
@@ -124,7 +114,7 @@ export class TagWorkers {
     const retire = shouldRetire({ ...facts, runs: handle.runs }, this.recycle);
     if (!retire) {
       handle.markIdle();
-      this.threads.set(handle, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+      this.threads.set(handle, { state: 'idle', lentToRun: false });
       this.handOver(handle);
     }
     const wantsSpare = entry?.lentToRun === true;
@@ -182,7 +172,7 @@ export class TagWorkers {
   private lend(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
     this.unbudget(handle);
     handle.markBusy();
-    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run', idleStrikes: 0 });
+    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run' });
     return handle;
   }
 
@@ -245,17 +235,10 @@ export class TagWorkers {
   private watchIdle(): void {
     this.shrinkSpares();
     for (const handle of this.idle()) {
-      const load = handle.sampleIdleLoad();
-      const entry = this.threads.get(handle);
-      if (load === undefined || entry === undefined) continue;
-      const judged = judgeIdleLoad(entry.idleStrikes, load.utilization);
-      entry.idleStrikes = judged.strikes;
-      if (!judged.retire) continue;
+      const load = handle.judgeIdleLoad();
+      if (load?.retire !== true) continue;
       this.threads.delete(handle);
-      const percent = Math.round(load.utilization * 100);
-      this.spec.onCrash?.(
-        `an idle thread kept its event loop ${percent}% busy with no task in flight (${IDLE_BUSY_STRIKES} samples of ${IDLE_SAMPLE_MS}ms past ${IDLE_BUSY_SHARE * 100}%): work the leaf left running; the thread was retired`,
-      );
+      this.spec.onCrash?.(describeIdleLoad(load.utilization));
       void this.retire(handle, Promise.resolve(), true);
     }
   }
@@ -278,7 +261,7 @@ export class TagWorkers {
       }
       const spare = this.start(release);
       this.budgeted.add(spare);
-      this.threads.set(spare, { state: 'idle', lentToRun: false, idleStrikes: 0 });
+      this.threads.set(spare, { state: 'idle', lentToRun: false });
       this.handOver(spare);
     }
   }

@@ -73,3 +73,9 @@ export function judgeIdleLoad(strikes: number, utilization: number): { strikes: 
   const next = strikes + 1;
   return next >= IDLE_BUSY_STRIKES ? { strikes: 0, retire: true } : { strikes: next, retire: false };
 }
+
+/** Why an idle thread whose load {@link judgeIdleLoad} retired counts as a crash of its tag. */
+export function describeIdleLoad(utilization: number): string {
+  const percent = Math.round(utilization * 100);
+  return `an idle thread kept its event loop ${percent}% busy with no task in flight (${IDLE_BUSY_STRIKES} samples of ${IDLE_SAMPLE_MS}ms past ${IDLE_BUSY_SHARE * 100}%): work the leaf left running; the thread was retired`;
+}

@@ -266,13 +266,14 @@ export class WorkerHandle {
 
   /**
    * The share of wall time the thread's event loop was busy since it became idle or was last
-   * sampled (0–1), and over how many ms; undefined while it has a task or is warming up. Read
-   * from the host (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a
-   * thread stuck in synchronous code counts as fully busy.
+   * sampled (0–1), and whether the idle-load policy retires it for that (thread-policy.ts);
+   * undefined while it has a task or is warming up. Read from the host
+   * (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a thread stuck in
+   * synchronous code counts as fully busy.
    */
-  sampleIdleLoad(): { utilization: number; ms: number } | undefined {
+  judgeIdleLoad(): { utilization: number; retire: boolean } | undefined {
     if (this.phase !== 'idle' || this.warming !== undefined) return undefined;
-    return this.idleLoad.sample();
+    return this.idleLoad.judge();
   }
 
   /** How many of the thread's own group reports were refused as not its own (its marker is swept then). */

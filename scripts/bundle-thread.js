@@ -3,7 +3,7 @@
 // tree-shaken to what the thread uses (docs/performance.md, "A thread's start in one module").
 // Code only `discover()` loads stays in a chunk of its own, loaded on first call. The inputs
 // modules of dist/ are listed beside the bundle: the host uses the bundle only while none is newer
-// (src/host/threads/thread-bundle.ts), so a `tsc -b` alone never leaves threads on stale code.
+// (src/thread-host/threads/thread-bundle.ts), so a `tsc -b` alone never leaves threads on stale code.
 // (valibot's copy in the bundle is the bundle's own: where npm puts valibot does not matter.)
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -1,7 +1,6 @@
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery } from '../contracts/registry.js';
-import { bootProcessHost } from '../engine/process-host.js';
-import { bootHost } from '../host/boot-host.js';
-import type { Host, HostOptions } from '../host/host-types.js';
+import type { Host, HostOptions } from '../model/host-types.js';
 import type { BenchContext } from './bench-report.js';
 
 /**

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { bootHost } from '../host/boot-host.js';
+import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { discoverFixtures, discoverLeaves } from './bench-leaves.js';
 
 // The memory scenario's measurements, each in a fresh Node process started with --expose-gc

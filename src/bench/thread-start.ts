@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { WorkerBoot } from '../contracts/protocol.js';
-import { WorkerHandle } from '../host/threads/worker-handle.js';
+import { resolveHostOptions } from '../model/host-options.js';
+import { WorkerHandle } from '../thread-host/threads/worker-handle.js';
 
 /** What a bare worker runs: post once, then stay until terminated (as an executor thread does). */
 const BARE = "require('node:worker_threads').parentPort.postMessage(0); setInterval(() => {}, 1 << 30);";
@@ -8,11 +9,12 @@ const BARE = "require('node:worker_threads').parentPort.postMessage(0); setInter
 /**
  * Starts one executor thread for `boot` as the host does (a {@link WorkerHandle}: piscina, the
  * worker entry, the guards, the leaf loaded, the warm-up runs) and returns the ms until it was
- * warm, i.e. ready for a run. Ending the thread is not timed.
+ * warm, i.e. ready for a run, under a default host's limits. Ending the thread is not timed.
  */
 export async function timeExecutorThread(boot: WorkerBoot): Promise<number> {
+  const limits = boot.limits ?? resolveHostOptions().limits;
   const start = performance.now();
-  const thread = new WorkerHandle({ boot, env: threadEnv() });
+  const thread = new WorkerHandle({ boot: { ...boot, limits }, env: threadEnv() });
   try {
     await thread.warmUp();
     if (!thread.alive) throw new Error(`bench: the executor thread died while it started: ${thread.deathReason}`);

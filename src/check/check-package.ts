@@ -6,18 +6,16 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
-import { bootProcessHost } from '../engine/process-host.js';
-import { buildEngineEnv } from '../engine/engine-env.js';
-import { bootHost } from '../host/boot-host.js';
-import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
+import { DEFAULT_GRACE_MS, DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
 import { checkManifest, type ManifestCheck } from './check-manifest.js';
 import { CONTRACT_CHECKS, type CheckReport, type TagCheck, type TagVerdict, type Verdict } from './check-report.js';
 import { checkExample, notRun } from './check-tag.js';
 import { problemWarning } from './judge-example.js';
 import type { RunContext } from './measure-run.js';
-import type { Availability, Host, Isolation } from '../host/host-types.js';
-import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from '../host/threads/worker-env.js';
+import type { Availability, Host, Isolation } from '../model/host-types.js';
+import { threadEnv } from '../host/thread-env.js';
 
 /** Options of {@link checkPackage}. */
 export interface CheckOptions {
@@ -124,10 +122,8 @@ async function checkRuntimes(
   try {
     // A run's env replaces its thread's: give each run what the thread would have had (in the
     // process tier, a thread of the engine, whose environment is built), plus the marker.
-    const detailLimit = await resolveErrorDetailLimit(discovery.env);
     const packageName = discovery.registry.values().next().value?.packageName ?? '';
-    const base = options.isolation === 'process' ? buildEngineEnv(process.env, detailLimit) : process.env;
-    const env = workerBaseEnv(base, detailLimit, packageOwnedEnv(discovery, packageName));
+    const env = await threadEnv(discovery, packageName, options.isolation);
     const contextOf = (): RunContext => {
       const limits = { timeoutMs: options.timeoutMs, graceMs: options.graceMs };
       if (options.cwd !== undefined) return { host, env, cwd: options.cwd, ownsCwd: false, ...limits };

@@ -3,9 +3,9 @@
  * and why, judged from structured facts, and what each run of its example did, as the host and
  * check measured it. docs/cli.md documents it, and how check@1 maps onto it.
  */
-import type { ProbeFault } from '../host/fault-kinds.js';
-import type { Isolation } from '../host/host-types.js';
-import type { OutcomeClass } from '../host/outcome-class.js';
+import type { ProbeFault } from '../model/fault-kinds.js';
+import type { Isolation } from '../model/host-types.js';
+import type { OutcomeClass } from '../model/outcome-class.js';
 import type { ViolationKind } from '../contracts/violation.js';
 
 /** A check's outcome: `skip` when it could not be judged here (say why in `detail`). */

@@ -4,8 +4,8 @@
  * class — never from the wording of a message meant for people.
  */
 import type { Violation, ViolationKind } from '../contracts/violation.js';
-import type { RunEndReason } from '../host/fault-kinds.js';
-import type { ExecOutcome } from '../host/host-types.js';
+import type { RunEndReason } from '../model/fault-kinds.js';
+import type { ExecOutcome } from '../model/host-types.js';
 import { fail, pass, skip, type CheckItem, type ContractChecks } from './check-report.js';
 import type { MeasuredRun } from './measure-run.js';
 

@@ -6,7 +6,7 @@
  * anything the host had to step in for (a deadline, a refusal, a leaf or host fault) fails.
  */
 import type { RegistryEntry } from '../contracts/registry.js';
-import type { OutcomeClass } from '../host/outcome-class.js';
+import type { OutcomeClass } from '../model/outcome-class.js';
 import type { TagCheck } from './check-report.js';
 import { exampleNeeds, missingTarget } from './example-needs.js';
 import type { Example, MeasuredRun } from './measure-run.js';

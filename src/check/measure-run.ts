@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ViolationKind } from '../contracts/violation.js';
-import type { EmbeddingSinks, ExecOutcome, Host } from '../host/host-types.js';
+import type { EmbeddingSinks, ExecOutcome, Host } from '../model/host-types.js';
 import { findMarkedProcesses, killProcesses } from '../runtime/marked-processes.js';
 import type { RunFigures, RunName } from './check-report.js';
 import { watchChildrenMemory } from './children-memory.js';

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { CHECK_RUN_TIMEOUT_MS, checkPackage, type CheckOptions } from '../check/check-package.js';
 import { checkPackages, findLeafPackages } from '../check/check-packages.js';
-import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../host/defaults.js';
+import { DEFAULT_GRACE_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { renderCheck } from './render-check.js';

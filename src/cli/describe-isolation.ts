@@ -1,4 +1,4 @@
-import type { Isolation } from '../host/host-types.js';
+import type { Isolation } from '../model/host-types.js';
 
 /** One line saying which containment is in effect: never a silent fall back. */
 export function describeIsolation(isolation: Isolation): string {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { ExecResult } from '../contracts/result.js';
 import { createHost } from '../host/create-host.js';
-import type { Host } from '../host/host-types.js';
+import type { Host } from '../model/host-types.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { createChannelPrinter } from './channel-printer.js';
 import { formatProblem } from './format-problem.js';

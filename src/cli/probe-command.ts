@@ -1,8 +1,7 @@
 import { cpus } from 'node:os';
-import { bootHost } from '../host/boot-host.js';
-import { bootProcessHost } from '../engine/process-host.js';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import { discover } from '../discovery/discover.js';
-import type { Availability, Isolation } from '../host/host-types.js';
+import type { Availability, Isolation } from '../model/host-types.js';
 import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { describeIsolation } from './describe-isolation.js';

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Limits } from './limits.js';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
 import { ThreadViolationKindSchema, type ThreadViolationKind } from './violation.js';
 
@@ -12,8 +13,8 @@ export interface WorkerBoot {
   readonly glyph: string;
   /** file: URL of the module whose default export is the executor class. */
   readonly entryUrl: string;
-  /** The thread's fault-containment limits; absent ⇒ the worker's own defaults (see worker-limits). */
-  readonly limits?: WorkerLimits;
+  /** The host's limits, whole (limits.ts): what the thread holds a run to on its own side; absent ⇒ the defaults. */
+  readonly limits?: Limits;
   /** The `PLURNK_EXECS_RUN` value children started outside any task carry (absent ⇒ the thread makes one up). */
   readonly marker?: string;
   /**
@@ -22,25 +23,6 @@ export interface WorkerBoot {
    */
   readonly ownedEnvKeys?: readonly string[];
 }
-
-/** What a thread enforces or reports on its own side (the host enforces its own copy too). */
-export interface WorkerLimits {
-  /** How often the thread tells the host it is alive, with its memory, while a task runs. */
-  readonly heartbeatMs: number;
-  /** UTF-8 bytes one run may write across all its channels; the rest is dropped. */
-  readonly outputBytes: number;
-  /** How much `console.*` / stdout / stderr text the thread keeps for its report. */
-  readonly consoleBytes: number;
-  /** Bytes of notices one run may emit (see `measureNotice`); later ones are dropped before they are posted. */
-  readonly noticeBytes?: number;
-}
-
-/** Defaults of {@link WorkerLimits}; the host's `limits` options default to the same values. */
-export const DEFAULT_WORKER_LIMITS: WorkerLimits = Object.freeze({
-  heartbeatMs: 250,
-  outputBytes: 16 * 1024 * 1024,
-  consoleBytes: 4096,
-});
 
 /** A thread's own memory, as it reports it with each heartbeat (bytes). */
 export interface MemoryReport {
@@ -198,7 +180,7 @@ export type WorkerControlMessage =
   | { readonly type: 'heartbeat'; readonly memory: MemoryReport }
   /** The run wrote past `outputBytes`: what crossed the cap was cut, the rest is dropped. */
   | { readonly type: 'output-limit'; readonly limitBytes: number }
-  /** The run reached SINK_MESSAGES_PER_RUN (sink-protocol.ts): its later sink calls are dropped. */
+  /** The run reached its `limits.sinkMessages` (limits.ts): its later sink calls are dropped. */
   | { readonly type: 'message-limit'; readonly limit: number }
   /** Console output the leaf produced instead of writing to a channel: the first bytes, and how many in all. */
   | { readonly type: 'console'; readonly bytes: number; readonly text: string }

@@ -1,8 +1,8 @@
 import type { SerializedError } from './serialized-error.js';
 
 // The sink channel between one executor thread and the host: the calls a leaf's sinks post, the
-// requests the host answers, and the budgets that hold a run to them. The control channel's
-// messages and the tasks are in protocol.ts.
+// requests the host answers. The control channel's messages and the tasks are in protocol.ts;
+// the budgets that hold a run's posting and pending interactions are limits (limits.ts).
 
 /**
  * The sinks the host serves to a run over its sink port. Arguments arrive unvalidated from
@@ -27,26 +27,6 @@ export interface SinkApi {
  */
 export type SinkCall =
   readonly ['write', unknown, unknown, unknown] | readonly ['setState', unknown, unknown] | readonly ['emit', unknown];
-
-/**
- * How many messages one run may post on its sink port. Each one is applied on the host's main
- * thread, which every other tag's runs share: a leaf flooding its port for 4 s made a 5 ms run
- * of another tag take 3.5–6.3 s. The thread stops posting at the budget (later sink calls are
- * dropped) and tells the host; the host counts every message it receives as well, and past
- * the budget (and a little slack for the flush) closes the port. Either way the run is ended
- * like one past its output cap. 100,000 16-byte writes, the stream benchmark's largest run,
- * are a tenth of it.
- */
-export const SINK_MESSAGES_PER_RUN = 1_000_000;
-
-/**
- * How many `interact()` calls one run may have pending at once. An interaction waits for a
- * person or the embedding service, so a leaf never needs many in flight; 3,000 at once all
- * reached the embedding service's sink before this cap. The host refuses a call past it at
- * once (the leaf's promise rejects, a violation is recorded) without asking the embedding
- * service; the host is where it is held, since a leaf can post on its port directly.
- */
-export const MAX_PENDING_INTERACTIONS = 16;
 
 /**
  * Worker ⇒ host on the sink port: a call that is answered, `[name, id, ...arguments]`. The

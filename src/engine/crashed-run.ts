@@ -2,8 +2,8 @@ import type { ChannelState } from '../contracts/channels.js';
 import type { Effect } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import type { Notice } from '../contracts/notice.js';
-import { hostFailure } from '../host/host-problems.js';
-import type { ChannelOutput, ExecOutcome } from '../host/host-types.js';
+import { hostFailure } from '../model/host-problems.js';
+import type { ChannelOutput, ExecOutcome } from '../model/host-types.js';
 import type { EngineEnd } from './engine-process.js';
 import type { SinkCall } from './engine-protocol.js';
 

@@ -2,9 +2,11 @@ import { Socket } from 'node:net';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import { decodeAbortReason, type WireAbortReason } from '../contracts/protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
-import { bootHost } from '../host/boot-host.js';
-import type { EmbeddingSinks, Host } from '../host/host-types.js';
-import { liveOwners } from '../host/ports/live-claims.js';
+import type { Discovery } from '../contracts/registry.js';
+import { parseExecRequest } from '../model/exec-request.js';
+import type { Availability, EmbeddingSinks } from '../model/host-types.js';
+import type { Tier } from '../model/tier.js';
+import { bootThreadTier, liveOwners } from '../thread-host/index.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
@@ -36,7 +38,13 @@ function send(message: EngineMessage): boolean {
 // Measured before any leaf is loaded, so no leaf can have changed what these say.
 send({ t: 'hello', pid: process.pid, permissionModel: 'permission' in process });
 
-let host: Host | undefined;
+// The thread tier, driven directly: the service's front door already validated, resolved and
+// counted every call it sends, and refuses them once the host closes.
+let tier: Tier | undefined;
+/** Aborted by the service's `close`: every run in flight in the thread tier settles 499. */
+const closing = new AbortController();
+/** Runs and effect calls in flight, which the thread tier's close waits for. */
+const inFlight = new Set<Promise<void>>();
 const runs = new Map<number, { controller: AbortController }>();
 const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextAsk = 0;
@@ -48,11 +56,11 @@ async function onMessage(message: ServiceMessage): Promise<void> {
     case 'boot':
       return boot(message);
     case 'exec':
-      return exec(message.id, message.request, message.aborted);
+      return track(exec(message.id, message.request, message.aborted));
     case 'abort':
       return runs.get(message.id)?.controller.abort(decodeAbortReason(message.reason));
     case 'effect':
-      return effect(message.id, message.tag, message.target);
+      return track(effect(message.id, message.tag, message.target));
     case 'sink-reply': {
       const ask = asks.get(message.call);
       asks.delete(message.call);
@@ -61,7 +69,8 @@ async function onMessage(message: ServiceMessage): Promise<void> {
       return;
     }
     case 'close':
-      await host?.close().catch(() => {});
+      closing.abort(new DOMException('the host closed', 'AbortError'));
+      await tier?.close(Promise.allSettled([...inFlight]).then(() => {})).catch(() => {});
       send({ t: 'closed' });
       socket.end(() => process.exit(0));
       return;
@@ -72,11 +81,12 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
   setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {
-    host = await bootHost(message.discovery as Parameters<typeof bootHost>[0], {
+    const options = {
       ...message.options,
-      onProbe: (tag, availability) => send({ t: 'probe', tag, availability }),
-    });
-    const state = engineState(host);
+      onProbe: (tag: string, availability: Availability) => void send({ t: 'probe', tag, availability }),
+    };
+    tier = await bootThreadTier(message.discovery as Discovery, options, closing.signal);
+    const state = engineState(tier);
     // Recorded as sent, so the first outcome repeats it only if it changed since.
     changedState(state);
     send({ t: 'booted', state });
@@ -100,9 +110,10 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
     ...(entry ? { entry: (path, content, opts) => ask(id, 'entry', [path, content, opts]) as never } : {}),
   };
   try {
-    if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
-    const { outcome, lengths } = stripForwardedText(await host.exec({ ...fields, signal: controller.signal, sinks }));
-    const state = changedState(engineState(host));
+    if (tier === undefined || closing.signal.aborted) throw notOpen();
+    const parsed = parseExecRequest({ ...fields, signal: controller.signal, sinks });
+    const { outcome, lengths } = stripForwardedText(await tier.run(parsed));
+    const state = changedState(engineState(tier));
     send(state === undefined ? { t: 'outcome', id, outcome, lengths } : { t: 'outcome', id, outcome, lengths, state });
   } catch (error) {
     send({ t: 'exec-error', id, error: wireError(error) });
@@ -114,8 +125,8 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
 
 async function effect(id: number, tag: string, target: string | null): Promise<void> {
   try {
-    if (host === undefined) throw new PlurnkExecsError('host-closed', 'the engine has not booted');
-    send({ t: 'effect', id, effect: await host.effect(tag, target) });
+    if (tier === undefined || closing.signal.aborted) throw notOpen();
+    send({ t: 'effect', id, effect: await tier.effect(tag, target) });
   } catch (error) {
     send({ t: 'effect-error', id, error: wireError(error) });
   }
@@ -150,7 +161,20 @@ function sweep(): void {
   }, SWEEP_DELAY_MS);
 }
 
-function engineState(booted: Host): EngineState {
+/** Keeps `work` in the set the thread tier's close waits for until it settles. */
+function track(work: Promise<void>): Promise<void> {
+  inFlight.add(work);
+  return work.finally(() => inFlight.delete(work));
+}
+
+function notOpen(): PlurnkExecsError {
+  return new PlurnkExecsError(
+    'host-closed',
+    tier === undefined ? 'the engine has not booted' : 'the engine is closing',
+  );
+}
+
+function engineState(booted: Tier): EngineState {
   const availability: EngineState['availability'] = {};
   const toolRegistries: EngineState['toolRegistries'] = {};
   for (const tag of booted.discovery.registry.keys()) {

@@ -1,6 +1,6 @@
 import { PLURNK_EXECS_ERROR_DETAIL_LIMIT } from '../contracts/error-detail.js';
 import type { Discovery } from '../contracts/registry.js';
-import { packageOwnedEnv } from '../host/threads/worker-env.js';
+import { packageOwnedEnv } from '../thread-host/index.js';
 import type { EngineDiscovery } from './engine-protocol.js';
 
 /** The service's variables an engine may see: where programs are, whose home, which language and zone, where temp files go. */

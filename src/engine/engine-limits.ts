@@ -1,4 +1,5 @@
-import type { ResolvedHostOptions } from '../host/host-options.js';
+import type { Limits } from '../contracts/limits.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
 
 /** The fd of the framed pipe between the service and its engine (stdin, stdout, stderr, then this). */
 export const ENGINE_CHANNEL_FD = 3;
@@ -20,9 +21,9 @@ export const ENGINE_RESTART_BACKOFF_MS = { first: 100, max: 5000 } as const;
  * violations, Problem and console text (each already budgeted by the thread host), twice over
  * for two-byte strings, plus room for the envelope. A larger frame is corrupt.
  */
-export function engineFrameBytes(options: ResolvedHostOptions): number {
+export function engineFrameBytes(limits: Limits): number {
   const budgets =
-    options.outputBytes + options.noticeBytes + options.violationBytes + options.problemBytes + options.consoleBytes;
+    limits.outputBytes + limits.noticeBytes + limits.violationBytes + limits.problemBytes + limits.consoleBytes;
   return 2 * budgets + 4 * 1024 * 1024;
 }
 

@@ -5,8 +5,8 @@ import { NoticeSchema } from '../contracts/notice.js';
 import type { WireAbortReason } from '../contracts/protocol.js';
 import type { Discovery } from '../contracts/registry.js';
 import { ToolRegistrySchema } from '../discovery/tool-registry.js';
-import { PROBE_FAULTS } from '../host/fault-kinds.js';
-import type { HostOptions } from '../host/host-types.js';
+import { PROBE_FAULTS } from '../model/fault-kinds.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
 import { ExecOutcomeSchema } from './outcome-schema.js';
 
 // The wire between the service and its engine process. What the engine sends is hostile input
@@ -91,11 +91,8 @@ export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
 /** The discovery the engine boots over: no service environment, only what the leaves own. */
 export type EngineDiscovery = Omit<Discovery, 'notices'>;
 
-/** The host options the engine's thread host gets (no functions, no discovery or tier fields). */
-export type EngineHostOptions = Omit<
-  HostOptions,
-  'onProbe' | 'env' | 'cwd' | 'packageDirs' | 'hookTimeoutMs' | 'isolation' | 'permissions'
->;
+/** The options the engine's thread tier boots with: the service's, resolved once there (no function, no permissions: the engine's own). */
+export type EngineHostOptions = Omit<ResolvedHostOptions, 'onProbe' | 'permissions'>;
 
 /** The request of one run as it crosses: the caller's signal and sinks stay with the service. */
 export interface WireExecRequest {

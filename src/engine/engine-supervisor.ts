@@ -1,5 +1,5 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { Availability } from '../host/host-types.js';
+import type { Availability } from '../model/host-types.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
 import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';

@@ -1,4 +1,4 @@
-import type { ChannelOutput, ExecOutcome } from '../host/host-types.js';
+import type { ChannelOutput, ExecOutcome } from '../model/host-types.js';
 import type { SeenRun } from './crashed-run.js';
 
 /** Per channel, the length of each part's text: what the service needs to cut the text it saw back into parts. */

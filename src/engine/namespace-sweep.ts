@@ -1,7 +1,7 @@
 import { readProcFile, readProcRow, readProcTable, type ProcRow } from '../runtime/proc-table.js';
 import { RUN_MARKER } from '../runtime/run-marker.js';
 
-/** What the live runs, calls and threads of the engine own (host/ports/live-claims.ts). */
+/** What the live runs, calls and threads of the engine own (thread-host/ports/live-claims.ts). */
 export interface NamespaceOwners {
   readonly markers: ReadonlySet<string>;
   readonly groups: ReadonlySet<number>;

@@ -4,8 +4,8 @@ import { EffectSchema } from '../contracts/effect.js';
 import { NoticeSchema } from '../contracts/notice.js';
 import { ExecResultSchema } from '../contracts/result.js';
 import { VIOLATION_KINDS } from '../contracts/violation.js';
-import { RUN_END_REASONS } from '../host/fault-kinds.js';
-import { OUTCOME_CLASSES } from '../host/outcome-class.js';
+import { RUN_END_REASONS } from '../model/fault-kinds.js';
+import { OUTCOME_CLASSES } from '../model/outcome-class.js';
 
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 

@@ -1,25 +1,21 @@
-import { explainMissingTag } from '../discovery/known-leaves.js';
-import { existsSync } from 'node:fs';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
-import { CrashBreaker } from './crash-breaker.js';
-import type { Host, HostOptions } from './host-types.js';
-import { resolveHostOptions } from './host-options.js';
-import { IsolatingHost, type BootedTag } from './isolating-host.js';
-import { workerEntryPath } from '../runtime/package-root.js';
-import { probeAll } from './probe-all.js';
-import { SpareBudget } from './threads/spare-demand.js';
-import { StartGate } from './threads/start-gate.js';
-import { TagWorkers } from './threads/tag-workers.js';
-import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';
+import { bootProcessTier } from '../engine/index.js';
+import { resolveHostOptions, type ResolvedHostOptions } from '../model/host-options.js';
+import type { Host, HostOptions } from '../model/host-types.js';
+import type { Tier } from '../model/tier.js';
+import { bootThreadTier } from '../thread-host/index.js';
+import { FrontDoor } from './front-door.js';
+
+// The front door's two ways in over an existing discovery, one per tier: the only place that
+// knows both tiers. `createHost` discovers, then takes the one `isolation` names.
 
 /**
- * Boots the isolating host over an existing discovery: one set of threads per registered
- * tag, every tag loaded and probed concurrently, each verdict cached (§executor-probe).
- * Unavailable tags keep no threads. Rejects with `invalid-configuration` for bad options,
- * and with `boot-failed` when the compiled worker is missing or `defaultRuntime` is absent
- * or unavailable (after closing everything it started). `createHost(options)` is
- * `bootHost(await discover(options), options)`.
+ * Boots the isolating host over an existing discovery in this process (the thread tier): one
+ * set of threads per registered tag, every tag loaded and probed concurrently, each verdict
+ * cached (§executor-probe). Unavailable tags keep no threads. Rejects with
+ * `invalid-configuration` for bad options, and with `boot-failed` when the compiled worker is
+ * missing or `defaultRuntime` is absent or unavailable (after closing everything it started).
  */
 export async function bootHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
   const resolved = resolveHostOptions(options);
@@ -30,69 +26,21 @@ export async function bootHost(discovery: Discovery, options: HostOptions = {}):
       'bootHost runs the thread tier only: for isolation "process" call createHost (docs/isolation.md)',
     );
   }
-  if (!(discovery?.registry instanceof Map)) {
-    throw new PlurnkExecsError(
-      'invalid-configuration',
-      'bootHost needs a Discovery whose registry is a Map of tag ⇒ RegistryEntry',
-    );
-  }
-  if (!existsSync(workerEntryPath())) {
-    throw new PlurnkExecsError(
-      'boot-failed',
-      `the compiled worker entry ${workerEntryPath()} is missing: build the package (npm run build) first`,
-    );
-  }
-  const detailLimit = await resolveErrorDetailLimit(discovery.env ?? {});
-  const resourceLimits = { maxOldGenerationSizeMb: resolved.heapMb };
-  const limits = {
-    heartbeatMs: resolved.heartbeatMs,
-    outputBytes: resolved.outputBytes,
-    consoleBytes: resolved.consoleBytes,
-    noticeBytes: resolved.noticeBytes,
-  };
-  const breaker = new CrashBreaker(resolved.breaker);
-  const workers = new Map<string, TagWorkers>();
-  // One admission queue for the whole host: every tag's thread starts (probes, runs, spares) pass
-  // it; one spare budget: every tag's spares count against it.
-  const admission = {
-    gate: new StartGate(resolved.admission),
-    loadTimeoutMs: resolved.loadTimeoutMs,
-    spares: { budget: new SpareBudget(resolved.spares.max), idleMs: resolved.spares.idleMs },
-  };
-  for (const [tag, entry] of discovery.registry) {
-    const owned = packageOwnedEnv(discovery, entry.packageName);
-    const env = workerBaseEnv(process.env, detailLimit, owned);
-    const boot = { tag, glyph: entry.glyph, entryUrl: entry.entryUrl, limits, ownedEnvKeys: Object.keys(owned) };
-    const spec = {
-      boot,
-      env,
-      resourceLimits,
-      packageName: entry.packageName,
-      onCrash: (reason: string) => breaker.record(tag, reason),
-    };
-    workers.set(tag, new TagWorkers(spec, resolved.recycle, resolved.graceMs, admission));
-  }
-  const probes = await probeAll(workers, {
-    probeTimeoutMs: resolved.probeTimeoutMs,
-    loadTimeoutMs: resolved.loadTimeoutMs,
-    graceMs: resolved.graceMs,
-    detailLimit,
-    onProbe: resolved.onProbe,
-  });
-  const tags = new Map<string, BootedTag>();
-  for (const [tag, tagWorkers] of workers) {
-    const probe = probes.get(tag)!;
-    if (!probe.verdict.available) await tagWorkers.close();
-    tags.set(tag, { workers: tagWorkers, probe });
-  }
-  const host = new IsolatingHost(discovery, tags, resolved, detailLimit, breaker);
-  const wanted = resolved.defaultRuntime;
-  if (wanted !== undefined && !host.availability(wanted)?.available) {
-    await host.close();
-    const why = discovery.registry.has(wanted)
-      ? `is unavailable: ${host.availability(wanted)?.detail ?? 'no detail'}`
-      : `is not registered: ${explainMissingTag(wanted, discovery.searched ?? [])}`;
-    throw new PlurnkExecsError('boot-failed', `the default runtime ${JSON.stringify(wanted)} ${why}`);
-  }
-  return host;
+  return openDoor(resolved, (closing) => bootThreadTier(discovery, resolved, closing));
+}
+
+/**
+ * Boots the host over an existing discovery in the process tier: its threads in an engine
+ * process of the host's own (docs/isolation.md). Rejects as {@link bootHost} does when the
+ * first engine cannot boot.
+ */
+export async function bootProcessHost(discovery: Discovery, options: HostOptions = {}): Promise<Host> {
+  const resolved = resolveHostOptions(options);
+  return openDoor(resolved, (closing) => bootProcessTier(discovery, resolved, closing));
+}
+
+/** The front door over the tier `boot` starts, both holding one closing signal. */
+async function openDoor(resolved: ResolvedHostOptions, boot: (closing: AbortSignal) => Promise<Tier>): Promise<Host> {
+  const closing = new AbortController();
+  return new FrontDoor(await boot(closing.signal), resolved.defaultRuntime, closing);
 }

@@ -1,7 +1,6 @@
 import { discover } from '../discovery/discover.js';
-import { bootProcessHost } from '../engine/process-host.js';
-import { bootHost } from './boot-host.js';
-import type { Host, HostOptions } from './host-types.js';
+import type { Host, HostOptions } from '../model/host-types.js';
+import { bootHost, bootProcessHost } from './boot-host.js';
 
 /**
  * Discovers the installed leaves and boots the isolating host over them: the one call an

@@ -5,10 +5,10 @@
  */
 export { bootHost } from './boot-host.js';
 export { createHost } from './create-host.js';
-export { DEFAULT_PROBE_TIMEOUT_MS } from './defaults.js';
-export { ExecRequestSchema, HostOptionsSchema } from './host-schemas.js';
-export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from './host-problems.js';
-export { isCredentialName } from './threads/worker-env.js';
+export { DEFAULT_PROBE_TIMEOUT_MS } from '../model/defaults.js';
+export { ExecRequestSchema, HostOptionsSchema } from '../model/host-schemas.js';
+export { CONSUMER_CODES, HOST_PROBLEM_OWNER, type ConsumerCode } from '../model/host-problems.js';
+export { isCredentialName } from '../thread-host/index.js';
 export { PlurnkExecsError, isPlurnkExecsError, type PlurnkExecsErrorCode } from '../contracts/errors.js';
 export type {
   Availability,
@@ -24,8 +24,14 @@ export type {
   RunContainment,
   RunUsage,
   StreamAddress,
-} from './host-types.js';
+} from '../model/host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
-export { OUTCOME_CLASSES, type OutcomeClass } from './outcome-class.js';
-export { PROBE_FAULTS, RUN_END_REASONS, type ForcedEnd, type ProbeFault, type RunEndReason } from './fault-kinds.js';
+export { OUTCOME_CLASSES, type OutcomeClass } from '../model/outcome-class.js';
+export {
+  PROBE_FAULTS,
+  RUN_END_REASONS,
+  type ForcedEnd,
+  type ProbeFault,
+  type RunEndReason,
+} from '../model/fault-kinds.js';
 export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';

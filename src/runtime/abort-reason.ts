@@ -1,7 +1,8 @@
+import { DEFAULT_LIMITS } from '../contracts/limits.js';
 import { isSignalSpec, type SignalSpec } from './process-group.js';
 
-/** Default grace between SIGHUP and SIGKILL when housekeeping does not name one. */
-export const DEFAULT_KILL_GRACE_MS = 2000;
+/** Default grace between SIGHUP and SIGKILL when housekeeping does not name one: the host's `limits.graceMs`. */
+export const DEFAULT_KILL_GRACE_MS = DEFAULT_LIMITS.graceMs;
 
 /**
  * What a cancellation asks of a process group (§executor-cancellation):

@@ -1,13 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
-import {
-  SINK_MESSAGES_PER_RUN,
-  type SinkAnswer,
-  type SinkCall,
-  type SinkRequest,
-  type SinkWrite,
-} from '../contracts/sink-protocol.js';
+import type { SinkAnswer, SinkCall, SinkRequest, SinkWrite } from '../contracts/sink-protocol.js';
 import { deserializeError } from '../contracts/serialized-error.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
@@ -46,15 +40,15 @@ function listen(port: MessagePort): void {
  * or dies has already left the thread — with no call id and no answer, which would cost more
  * than the write itself. `interact`, `entry` and `flush` are {@link SinkRequest}s on the same
  * port, answered by id, so the host applies everything in the leaf's order. `entry` exists
- * only when the embedding service offers it.
+ * only when the embedding service offers it (`hasEntry`). At most `budget` messages are
+ * posted; the first call past it is told to `onOverBudget`.
  */
 export function proxySinks(
   port: MessagePort,
-  hasEntry: boolean,
-  onOverBudget: () => void = () => {},
-  budget = SINK_MESSAGES_PER_RUN,
+  options: { readonly hasEntry: boolean; readonly budget: number; readonly onOverBudget?: () => void },
 ): ProxiedSinks {
-  // Messages posted so far; at the budget every later call is dropped (see SINK_MESSAGES_PER_RUN).
+  const { hasEntry, budget, onOverBudget = () => {} } = options;
+  // Messages posted so far; at the budget every later call is dropped (the run's sink-message budget).
   let sent = 0;
   // Once the run is over its sinks post nothing: the channel is the thread's, and the next run's.
   let closed = false;

@@ -1,16 +1,14 @@
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
+import { DEFAULT_LIMITS, type Limits } from '../contracts/limits.js';
 import {
-  DEFAULT_WORKER_LIMITS,
   type ProbeReport,
   type RunRequest,
   type TaskReply,
   type ThreadOpen,
   type WorkerBoot,
-  type WorkerLimits,
   type WorkerTask,
 } from '../contracts/protocol.js';
-import { SINK_MESSAGES_PER_RUN } from '../contracts/sink-protocol.js';
 import { serializeError } from '../contracts/serialized-error.js';
 import { guardArgs } from './args-guard.js';
 import type { BaseExecutor } from '../author/base-executor.js';
@@ -30,7 +28,8 @@ import { watchWasmMemories } from './wasm-memories.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
-  readonly limits: WorkerLimits;
+  /** The host's limits (the host process's `rssMb` is not the thread's to hold). */
+  readonly limits: Omit<Limits, 'rssMb'>;
   readonly env: ThreadEnv;
   readonly console: ConsoleCapture;
 }
@@ -46,7 +45,7 @@ interface ThreadState {
  * always means the thread died.
  */
 export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePort>) => Promise<void> {
-  const limits = boot.limits ?? DEFAULT_WORKER_LIMITS;
+  const limits = boot.limits ?? DEFAULT_LIMITS;
   const violate: Report = (kind, message) => reportToHost({ type: 'violation', kind, message });
   const own = installThreadGuards({
     threadMarker: boot.marker ?? newRunMarker(),
@@ -174,9 +173,11 @@ async function run(
   thread: ThreadState,
   watch: TaskEscapes,
 ): Promise<unknown> {
-  const proxied = proxySinks(port, request.hasEntry, () =>
-    control.send({ type: 'message-limit', limit: SINK_MESSAGES_PER_RUN }),
-  );
+  const proxied = proxySinks(port, {
+    hasEntry: request.hasEntry,
+    budget: thread.limits.sinkMessages,
+    onOverBudget: () => control.send({ type: 'message-limit', limit: thread.limits.sinkMessages }),
+  });
   const restoreEnv = thread.env.applyRun(request.env);
   const { outputBytes } = thread.limits;
   const args: ExecArgs = {
@@ -192,7 +193,7 @@ async function run(
     write: capWrites(proxied.sinks.write, outputBytes, () =>
       control.send({ type: 'output-limit', limitBytes: outputBytes }),
     ),
-    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes ?? Infinity, (message) =>
+    emit: capEmits(proxied.sinks.emit, thread.limits.noticeBytes, (message) =>
       control.send({ type: 'violation', kind: 'notice-limit', message }),
     ),
   };

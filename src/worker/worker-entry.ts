@@ -19,7 +19,7 @@ if (isMainThread) {
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // The host starts a thread with this condition when the bundled start path is built and fresh
-// (host/threads/thread-bundle.ts; the same name is in package.json's exports). The leaf then
+// (thread-host/threads/thread-bundle.ts; the same name is in package.json's exports). The leaf then
 // resolves `@plurnk/plurnk-execs` to thread-root.js, so the handler must come from there too:
 // one module instead of ~70, and one copy of every module for the handler and the leaf. This file
 // imports nothing of this package by value, so it loads neither copy itself.

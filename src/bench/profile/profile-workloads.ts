@@ -1,6 +1,5 @@
-import { bootProcessHost } from '../../engine/process-host.js';
-import { bootHost } from '../../host/boot-host.js';
-import type { Host } from '../../host/host-types.js';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
+import type { Host } from '../../model/host-types.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
 
 /** When the profiled part of a workload ran, in µs of the monotonic clock V8's profiler stamps samples with. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bootHost } from '../../host/boot-host.js';
-import type { Host } from '../../host/host-types.js';
+import type { Host } from '../../model/host-types.js';
 import { single, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 

@@ -1,8 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
 import type { ExecArgs } from '../../contracts/exec-args.js';
-import { bootProcessHost } from '../../engine/process-host.js';
-import { bootHost } from '../../host/boot-host.js';
 import type { BaseExecutor } from '../../author/base-executor.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';

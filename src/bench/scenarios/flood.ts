@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bootBenchHost } from '../boot-bench-host.js';
-import type { Host } from '../../host/host-types.js';
+import type { Host } from '../../model/host-types.js';
 import { summarize, type BenchContext, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 
@@ -12,7 +12,7 @@ const HEAD_START_MS = 30;
  * alone, against the same EXEC started while another tag's run posts one-character writes as
  * fast as it can (`count`x1, under the per-run message budget), in alternating rounds. Every
  * sink message is applied on the host's main thread, so the flood delays the other run; the
- * ratio says by how much, and the message budget (SINK_MESSAGES_PER_RUN) bounds how long.
+ * ratio says by how much, and the message budget (limits.sinkMessages) bounds how long.
  */
 export async function benchFlood(context: BenchContext): Promise<ScenarioReport> {
   const host = await bootBenchHost(context, await discoverFixtures('exec-noop', 'exec-streams'), { recycle: 'never' });

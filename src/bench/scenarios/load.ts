@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
 import type { Discovery } from '../../contracts/registry.js';
-import { bootProcessHost } from '../../engine/process-host.js';
-import { bootHost } from '../../host/boot-host.js';
-import type { ExecRequest, Host, HostOptions } from '../../host/host-types.js';
+import type { ExecRequest, Host, HostOptions } from '../../model/host-types.js';
 import { single, summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { timeMs } from '../sample.js';

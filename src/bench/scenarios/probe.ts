@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEFAULT_KILL_GRACE_MS } from '../../runtime/abort-reason.js';
 import { bootBenchHost } from '../boot-bench-host.js';
-import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../../host/defaults.js';
-import { probeTag } from '../../host/probe-all.js';
-import { TagWorkers } from '../../host/threads/tag-workers.js';
-import { resolveErrorDetailLimit, workerBaseEnv } from '../../host/threads/worker-env.js';
+import { DEFAULT_LOAD_TIMEOUT_MS, DEFAULT_PROBE_TIMEOUT_MS } from '../../model/defaults.js';
+import { resolveHostOptions } from '../../model/host-options.js';
+import { probeTag } from '../../thread-host/probe-all.js';
+import { TagWorkers } from '../../thread-host/threads/tag-workers.js';
+import { resolveErrorDetailLimit, workerBaseEnv } from '../../thread-host/threads/worker-env.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverLeaves, leafEntries } from '../bench-leaves.js';
 import type { InProcessProbeAnswer, InProcessProbeRequest } from '../probe-in-process.js';
@@ -31,6 +32,8 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   const warmBudgetMs = context.quick ? 300 : 1000;
   const detailLimit = await resolveErrorDetailLimit(discovery.env);
   const env = workerBaseEnv(process.env, detailLimit);
+  // A host's default limits: the probe's threads start as a default host's do.
+  const { limits } = resolveHostOptions();
   const probeOptions = {
     probeTimeoutMs: DEFAULT_PROBE_TIMEOUT_MS,
     loadTimeoutMs: DEFAULT_LOAD_TIMEOUT_MS,
@@ -45,11 +48,8 @@ export async function benchProbe(context: BenchContext): Promise<ScenarioReport>
   for (let round = 0; round < rounds; round++) {
     context.progress(`probe: round ${round + 1}/${rounds} over ${leaves.length} tags`);
     for (const leaf of leaves) {
-      const workers = new TagWorkers(
-        { boot: { tag: leaf.tag, glyph: leaf.glyph, entryUrl: leaf.entryUrl }, env },
-        'never',
-        DEFAULT_KILL_GRACE_MS,
-      );
+      const boot = { tag: leaf.tag, glyph: leaf.glyph, entryUrl: leaf.entryUrl, limits };
+      const workers = new TagWorkers({ boot, env }, 'never');
       let verdict: Awaited<ReturnType<typeof probeTag>> | undefined;
       push(
         isolated.cold,

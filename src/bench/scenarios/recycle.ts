@@ -1,5 +1,5 @@
 import { bootBenchHost } from '../boot-bench-host.js';
-import type { Host, RecyclePolicy } from '../../host/host-types.js';
+import type { Host, RecyclePolicy } from '../../model/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { sampleInterleaved, toMicros } from '../sample.js';

@@ -1,6 +1,5 @@
-import { bootProcessHost } from '../../engine/process-host.js';
-import { bootHost } from '../../host/boot-host.js';
-import type { Host } from '../../host/host-types.js';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
+import type { Host } from '../../model/host-types.js';
 import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { startIpcPeer } from '../ipc-peer.js';

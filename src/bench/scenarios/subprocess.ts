@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { Discovery } from '../../contracts/registry.js';
 import { bootBenchHost } from '../boot-bench-host.js';
-import type { Host, RecyclePolicy } from '../../host/host-types.js';
+import type { Host, RecyclePolicy } from '../../model/host-types.js';
 import { summarize, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
 import { sampleInterleaved } from '../sample.js';

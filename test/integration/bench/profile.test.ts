@@ -21,8 +21,8 @@ describe('runProfile', () => {
     ]);
     const main = groups.find((group) => group.name.endsWith('main thread'))!.summary;
     expect(main.totalMs).toBeGreaterThan(0);
-    // The host's own dispatch code ran on the main thread during the runs.
-    expect(main.areas.map((area) => area.name)).toContain('dist/host');
+    // The thread host's own dispatch code ran on the main thread during the runs.
+    expect(main.areas.map((area) => area.name)).toContain('dist/thread-host');
     expect(formatProfile('exec', groups)).toContain('### the process: worker threads');
   }, 60_000);
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../../../src/host/index.js';
-import { liveOwners } from '../../../src/host/ports/live-claims.js';
+import { liveOwners } from '../../../src/thread-host/ports/live-claims.js';
 import { findMarkedProcesses } from '../../../src/runtime/marked-processes.js';
 import { handshake } from '../../helpers/handshake.js';
 

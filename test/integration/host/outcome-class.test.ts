@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootHost, OUTCOME_CLASSES, type Host } from '../../../src/host/index.js';
-import { classifyOutcome } from '../../../src/host/outcome-class.js';
-import { hostFailure } from '../../../src/host/host-problems.js';
+import { classifyOutcome } from '../../../src/model/outcome-class.js';
+import { hostFailure } from '../../../src/model/host-problems.js';
 import { Results } from '../../../src/index.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
 

@@ -12,7 +12,7 @@ const ROOT = new URL('../../../dist/index.js', import.meta.url).href;
 const HOST = new URL('../../../dist/host/index.js', import.meta.url).href;
 
 // An executor thread starts with the `plurnk-execs-thread` condition while the bundle of its
-// start path is built and fresh (host/threads/thread-bundle.ts): its task handler comes from
+// start path is built and fresh (thread-host/threads/thread-bundle.ts): its task handler comes from
 // dist/worker/thread-root.js, and its leaf must get the very same module for the framework, or
 // the two would hold separate copies (the error a guard throws would be no PlurnkExecsError to
 // the leaf, a process group it reports would reach nobody). In the process tier the engine's

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { CrashBreaker } from '../../../src/host/crash-breaker.js';
+import { CrashBreaker } from '../../../src/model/crash-breaker.js';
 import { createHost } from '../../../src/host/index.js';
 import { handshake } from '../../helpers/handshake.js';
 import { scratchDir } from '../../helpers/scratch.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecOutcome, ForcedEnd } from '../../../src/host/index.js';
-import type { OutcomeClass } from '../../../src/host/outcome-class.js';
+import type { OutcomeClass } from '../../../src/model/outcome-class.js';
 import { judgeContract } from '../../../src/check/contract-checks.js';
 import type { MeasuredRun } from '../../../src/check/measure-run.js';
 import type { RunFigures } from '../../../src/check/check-report.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RegistryEntry } from '../../../src/contracts/registry.js';
-import type { ExecOutcome } from '../../../src/host/host-types.js';
-import type { OutcomeClass } from '../../../src/host/outcome-class.js';
+import type { ExecOutcome } from '../../../src/model/host-types.js';
+import type { OutcomeClass } from '../../../src/model/outcome-class.js';
 import { judgeExample } from '../../../src/check/judge-example.js';
 import type { MeasuredRun } from '../../../src/check/measure-run.js';
 import type { RunFigures } from '../../../src/check/check-report.js';

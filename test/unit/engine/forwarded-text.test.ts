@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SeenRun } from '../../../src/engine/crashed-run.js';
 import { restoreForwardedText, stripForwardedText } from '../../../src/engine/forwarded-text.js';
-import type { ExecOutcome } from '../../../src/host/host-types.js';
+import type { ExecOutcome } from '../../../src/model/host-types.js';
 
 /** An outcome whose `out` channel was written as two parts (a per-write mimetype started the second). */
 function outcomeOf(): ExecOutcome {

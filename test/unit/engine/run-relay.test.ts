@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { EngineProcess } from '../../../src/engine/engine-process.js';
 import { RunRelay } from '../../../src/engine/run-relay.js';
-import { parseExecRequest } from '../../../src/host/dispatch/exec-request.js';
+import { parseExecRequest } from '../../../src/model/exec-request.js';
 
 describe('the relay of one process-tier run', () => {
   it('settles a run once, 500 engine-crashed, when its engine is gone before the run reaches it', async () => {

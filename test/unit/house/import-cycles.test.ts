@@ -12,6 +12,12 @@ describe('the source import graph', () => {
     expect(findCycles(importGraph(SRC))).toEqual([]);
   });
 
+  it("reads the built-in leaves' sources too", () => {
+    const files = [...importGraph(SRC).keys()];
+    expect(files).toContain('leaves/wasm/src/run-module.ts');
+    expect(files.filter((file) => file.includes('/dist/') || file.endsWith('.d.ts'))).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the finder itself can fail)', () => {
     const graph = new Map([
       ['a.ts', ['b.ts']],
@@ -23,7 +29,7 @@ describe('the source import graph', () => {
   });
 });
 
-/** Every .ts file under `root` (leaves excluded: they are packages of their own) → the files it imports relatively. */
+/** Every .ts source file under `root`, the leaves' packages included → the files it imports relatively. */
 function importGraph(root: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(root)) {
@@ -39,8 +45,9 @@ function importGraph(root: string): Map<string, string[]> {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'leaves' ? [] : sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
+    // A leaf's build output and installed packages are not its source.
+    if (entry.isDirectory()) return entry.name === 'dist' || entry.name === 'node_modules' ? [] : sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 }
 

@@ -1,16 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import type { JsonValue } from '@plurnk/plurnk-execs';
-import { invalid } from './run-module.js';
+import { invalid, type Refusal } from './refusal.js';
 import { wabtEngine } from './wabt-engine.js';
-
-/** A failure the executor turns into a Problem. */
-export interface Refusal {
-  code: string;
-  status: number;
-  detail: string;
-  extensions?: Record<string, JsonValue>;
-}
 
 /** The module's binary, or why there is none. */
 export type ModuleSource = { ok: true; bytes: Uint8Array<ArrayBuffer> } | { ok: false; refusal: Refusal };

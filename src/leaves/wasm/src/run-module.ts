@@ -1,5 +1,5 @@
 import type { JsonValue } from '@plurnk/plurnk-execs';
-import type { Refusal } from './module-source.js';
+import { invalid, type Refusal } from './refusal.js';
 
 /** What a run reports on `results`, the shape plurnk 1.x reports. */
 export interface ModuleOutput {
@@ -18,7 +18,6 @@ export const LOG_LIMIT = 10_000;
 export type ModuleRun =
   { ok: true; output: ModuleOutput; logDropped: number } | { ok: false; refusal: Refusal; log: JsonValue[] };
 
-const RECOVERY_INVALID = 'Correct the WebAssembly module.';
 const RECOVERY_TRAP = "Correct the module's execution path.";
 
 /**
@@ -68,16 +67,6 @@ export async function runModule(module: WebAssembly.Module, limit: (text: string
       log,
     };
   }
-}
-
-/** The `wasm-invalid` refusal for a module V8 will not compile or link. */
-export function invalid(detail: string): Refusal {
-  return {
-    code: 'wasm-invalid',
-    status: 400,
-    detail,
-    extensions: { stage: 'instantiate', recovery: RECOVERY_INVALID, retryable: false },
-  };
 }
 
 function trap(entryPoint: string | null, detail: string): Refusal {

@@ -10,8 +10,9 @@ import type {
 } from '@plurnk/plurnk-execs';
 import { boundMemory } from './memory-bound.js';
 import { resolveMemoryCap, WASM_MAX_MEMORY_MB } from './memory-cap.js';
-import { readModuleSource, type Refusal } from './module-source.js';
-import { invalid, LOG_LIMIT, runModule } from './run-module.js';
+import { readModuleSource } from './module-source.js';
+import { invalid, type Refusal } from './refusal.js';
+import { LOG_LIMIT, runModule } from './run-module.js';
 import { wabtEngine } from './wabt-engine.js';
 
 const CHANNELS: Readonly<Record<string, ChannelDecl>> = Object.freeze({

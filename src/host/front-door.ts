@@ -1,0 +1,80 @@
+import type { Effect } from '../contracts/effect.js';
+import type { RuntimeToolRegistry } from '../contracts/invocation.js';
+import type { Discovery } from '../contracts/registry.js';
+import { parseExecRequest } from '../model/exec-request.js';
+import type { Availability, ExecOutcome, ExecRequest, Host, Isolation } from '../model/host-types.js';
+import { hostClosedError } from '../model/refusal.js';
+import type { Tier } from '../model/tier.js';
+
+/**
+ * The `Host` a caller holds, whichever tier runs its leaves: what both tiers share, written
+ * once. It validates each EXEC, resolves the default runtime, keeps every call in flight so
+ * `close()` waits for it, and refuses every call once the host is closed; the tier does the work.
+ */
+export class FrontDoor implements Host {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    private readonly tier: Tier,
+    private readonly defaultRuntime: string | undefined,
+    /** The host's closing signal, which the tier was booted with: aborted by `close()`. */
+    private readonly closing: AbortController,
+  ) {}
+
+  get discovery(): Discovery {
+    return this.tier.discovery;
+  }
+
+  availability(tag: string): Availability | undefined {
+    return this.tier.availability(tag);
+  }
+
+  availableRuntimes(): string[] {
+    return this.tier.availableRuntimes();
+  }
+
+  toolRegistry(tag: string): RuntimeToolRegistry | undefined {
+    return this.tier.toolRegistry(tag);
+  }
+
+  isolation(): Isolation {
+    return this.tier.isolation();
+  }
+
+  effect(tag: string, target: string | null): Promise<Effect> {
+    if (this.closing.signal.aborted) return Promise.reject(hostClosedError());
+    return this.track(this.tier.effect(this.resolveRuntime(tag), target));
+  }
+
+  exec(request: ExecRequest): Promise<ExecOutcome> {
+    if (this.closing.signal.aborted) return Promise.reject(hostClosedError());
+    try {
+      const parsed = parseExecRequest(request);
+      parsed.runtime = this.resolveRuntime(parsed.runtime);
+      return this.track(this.tier.run(parsed));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.closing.abort(new DOMException('the host closed', 'AbortError'));
+      await this.tier.close(Promise.allSettled([...this.inFlight]).then(() => {}));
+    })();
+    return this.closed;
+  }
+
+  /** An empty runtime means the default runtime: `defaultRuntime`, else `sh` (as 1.x). */
+  private resolveRuntime(runtime: string): string {
+    return runtime === '' ? (this.defaultRuntime ?? 'sh') : runtime;
+  }
+
+  /** Keeps `work` in the set close() waits for until it settles. */
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work)).catch(() => {});
+    return work;
+  }
+}

@@ -1,0 +1,184 @@
+import { ErrorDetail } from '../../contracts/error-detail.js';
+import type { Limits } from '../../contracts/limits.js';
+import type { RunRequest } from '../../contracts/protocol.js';
+import type { ExecResult } from '../../contracts/result.js';
+import { describeThrow } from '../../runtime/guard-listener.js';
+import { watchCancellation } from './cancel-watch.js';
+import { openControlPort } from '../ports/control-port.js';
+import type { ForcedEnd } from '../../model/fault-kinds.js';
+import type { EmbeddingSinks, RunContainment, RunUsage } from '../../model/host-types.js';
+import { hostFailure } from '../../model/host-problems.js';
+import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
+import { forcedEnd, isEscape, judgeRun, type Settled } from './judge-run.js';
+import { guardRun } from './run-guard.js';
+import type { RunStream } from '../ports/run-stream.js';
+import { openGroupClaims } from '../ports/group-claims.js';
+import { exposeSinks } from '../ports/sink-port.js';
+import type { WorkerHandle } from '../threads/worker-handle.js';
+import { newRunMarker } from '../../runtime/run-marker.js';
+
+/** Everything one run in one thread needs. */
+export interface RunContext {
+  readonly handle: WorkerHandle;
+  readonly request: RunRequest;
+  readonly stream: RunStream;
+  readonly sinks: EmbeddingSinks | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number | undefined;
+  /** Bound on leaf text entering a Problem detail. */
+  readonly detailLimit: number;
+  /** Aborted when the host closes: the run settles 499 at once. */
+  readonly closing: AbortSignal;
+  /** The host's limits, whole: the run's guard, its sink port and its grace read them. */
+  readonly limits: Limits;
+  /** How long the thread may take to acknowledge the run (a leaf still loading). */
+  readonly loadTimeoutMs: number;
+  /** The host's RSS watch, shared by every run. */
+  readonly memory: HostMemoryWatch;
+}
+
+/** How a run ended: its accepted result, whether its thread must be retired, and the groups it started. */
+export interface RunEnd {
+  readonly result: ExecResult;
+  readonly poisoned: boolean;
+  readonly groups: ReadonlySet<number>;
+  /** How many group reports were refused as not the run's own: the run is swept for its marker when any was. */
+  readonly refusedGroups: number;
+  /** The `PLURNK_EXECS_RUN` value every child the run started carries. */
+  readonly marker: string;
+  /** When the run was posted (epoch ms): none of its processes is older. */
+  readonly since: number;
+  /** Ends the run's claim to its marker and groups (live-claims.ts): call it once they were reaped. */
+  readonly release: () => void;
+  /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
+  readonly crash: string | undefined;
+  readonly console: RunContainment['console'];
+  readonly forcedEnd: ForcedEnd | null;
+  /** What the run used, as the host measured it. */
+  readonly usage: RunUsage;
+}
+
+/**
+ * Runs one EXEC in `handle`'s thread over its control and sink channels, and turns whatever
+ * happens into exactly one result. The worker's reply comes after its flush barrier, so every
+ * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
+ * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
+ * thread terminated; a thread that stops answering or outgrows its memory is terminated at
+ * once. A limit the run broke decides its result, whatever the leaf answered. Never rejects.
+ */
+export async function executeRun(context: RunContext): Promise<RunEnd> {
+  const { handle, request, stream } = context;
+  // On a thread whose leaf is loaded the run starts at once: no `started` (one message fewer per EXEC).
+  const announce = !handle.loaded;
+  const guard = guardRun({
+    limits: context.limits,
+    ackMs: context.loadTimeoutMs,
+    stream,
+    memory: context.memory,
+    interrupt: () => watch.interrupt(),
+    started: !announce,
+  });
+  const marker = newRunMarker();
+  // Live until the caller reaped what the run left: the engine's namespace sweep spares it until then.
+  const claims = openGroupClaims(marker);
+  const control = openControlPort(
+    {
+      claims,
+      onRefused: (pgid, why) =>
+        stream.violate(
+          'foreign-process-group',
+          `reportProcessGroup(${pgid}): refused, ${why}; a run may report only groups it started, and the host never signals another`,
+        ),
+    },
+    (message) => guard.onMessage(message),
+    (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
+    handle.control,
+  );
+  const since = Date.now();
+  const sinkPort = exposeSinks(stream, {
+    sinks: context.sinks,
+    limits: context.limits,
+    onOverBudget: () => guard.messageOverflow(),
+    channel: handle.sinks,
+  });
+  const watch = watchCancellation({
+    signal: context.signal,
+    timeoutMs: context.timeoutMs,
+    graceMs: context.limits.graceMs,
+    closing: context.closing,
+    abort: (reason) => control.abort(reason),
+  });
+  try {
+    // Silence is measured from the moment run() began (`started`, or the post on a loaded
+    // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
+    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce });
+    const settled = await Promise.race<Settled>([
+      task.then(
+        (reply) => ({ kind: 'reply', reply }),
+        (error: unknown) => ({ kind: 'died', error }),
+      ),
+      watch.forced.then((end) => ({ kind: 'forced', end })),
+      guard.fatal.then(() => ({ kind: 'forced', end: 'fault' })),
+    ]);
+    if (settled.kind === 'forced') {
+      const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
+      await handle.terminateWithin(context.limits.graceMs, `the host terminated the thread: ${why}`);
+    }
+    // Without a reply there was no flush barrier. What the thread posted before it died is
+    // queued on the ports, but its 'message' events can come a loop turn after the death was
+    // noticed (under load the zoo's process.exit() case lost its last write that way): take it
+    // now, so output written and groups reported before the fault are kept.
+    if (settled.kind !== 'reply') {
+      sinkPort.drain();
+      control.drain();
+    }
+    const fault = guard.fault();
+    const escaped = settled.kind === 'reply' && isEscape(settled.reply);
+    const result = judgeRun(settled, fault, watch.timedOut(), context);
+    // An output cap is an ordinary failure; an RSS kill that was a guess among several runs
+    // may have hit an innocent tag, so neither counts against the breaker.
+    const crash =
+      fault && fault.code !== 'output-limit-exceeded' && fault.uncertain !== true
+        ? fault.detail
+        : escaped
+          ? result.problem?.detail
+          : undefined;
+    return {
+      result,
+      // A run that flooded its sink channel closed it: its thread cannot serve another.
+      poisoned: settled.kind !== 'reply' || escaped || sinkPort.overflowed,
+      groups: control.groups,
+      refusedGroups: control.refusedGroups,
+      marker,
+      since,
+      release: claims.close,
+      crash,
+      console: guard.console(),
+      forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
+      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
+    };
+  } catch (error) {
+    // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
+    const detail = `the host could not judge the run: ${describeThrow(error)}`;
+    stream.violate('host-error', detail);
+    void handle.terminate(detail);
+    return {
+      result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
+      poisoned: true,
+      groups: control.groups,
+      refusedGroups: control.refusedGroups,
+      marker,
+      since,
+      release: claims.close,
+      crash: undefined,
+      console: guard.console(),
+      forcedEnd: { reason: 'host-error', terminated: true },
+      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
+    };
+  } finally {
+    guard.dispose();
+    watch.dispose();
+    control.close();
+    sinkPort.close();
+  }
+}

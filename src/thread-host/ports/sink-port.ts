@@ -1,0 +1,298 @@
+import type { MessagePort } from 'node:worker_threads';
+import * as v from 'valibot';
+import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
+import {
+  ClientInteractionRequestSchema,
+  ClientInteractionResolutionSchema,
+  measureNotice,
+  type ClientInteractionResolution,
+} from '../../contracts/notice.js';
+import { DEFAULT_LIMITS, type Limits } from '../../contracts/limits.js';
+import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/sink-protocol.js';
+import { describeIssue } from '../../contracts/result.js';
+import type { ViolationKind } from '../../contracts/violation.js';
+import { serializeError } from '../../contracts/serialized-error.js';
+import type { EmbeddingSinks } from '../../model/host-types.js';
+import { embeddingSinkFailure, type RunStream } from './run-stream.js';
+import { ThreadPort } from './thread-port.js';
+
+const EntryArgsSchema = v.tuple([
+  v.pipe(v.string(), v.nonEmpty('path must not be empty')),
+  v.nullable(v.string()),
+  v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
+]);
+
+/** Queued messages taken per 'message' event after small writes… */
+const DRAIN_MAX = 64;
+/** …where small means at most this many characters. */
+const SMALL_WRITE = 1024;
+
+/** The host's end of a run's sink port. */
+export interface SinkPort {
+  /** The thread's end of the channel, transferred with the thread's first task. */
+  readonly workerPort: MessagePort;
+  /** True once the run posted past its budget: the channel was closed, and its thread must not serve another run. */
+  readonly overflowed: boolean;
+  /**
+   * Applies every sink call already queued on the port, now. A thread that died or was
+   * terminated posted its last writes before it went, but their 'message' events may come a
+   * loop turn after the host learnt of its end, too late for the run's outcome.
+   */
+  drain(): void;
+  /**
+   * Unbinds (and closes a channel of its own). What is still queued is discarded, not applied:
+   * after the run's flush barrier only a leaf posting on its own can have put it there, and the
+   * next run of the thread must not receive it.
+   */
+  close(): void;
+}
+
+/** What a run's sink port serves, and how it is held. */
+export interface SinkPortOptions {
+  /** The embedding service's own sinks; absent ones are not called. */
+  readonly sinks?: EmbeddingSinks | undefined;
+  /** The host's limits, whole (the host process's `rssMb` is no port's concern). Default: the defaults. */
+  readonly limits?: Omit<Limits, 'rssMb'>;
+  /** Told once when the run posts past its message budget (the port is closed then). */
+  readonly onOverBudget?: () => void;
+  /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */
+  readonly channel?: ThreadPort;
+}
+
+/** What a message on the sink port asks for, by its name: the only calls a leaf can make. */
+type Handler = (message: readonly unknown[]) => void;
+
+/**
+ * Serves a run's sinks over `channel`, its thread's long-lived sink channel (a new one of its
+ * own when absent): `write`/`setState`/`emit` arrive as bare
+ * {@link SinkCall} arrays or {@link SinkWrite} strings, `interact`/`entry`/`flush` as
+ * {@link SinkRequest} arrays answered with a {@link SinkAnswer}. A message's name is looked
+ * up as an own property of a null-prototype table of those six calls; anything else a leaf
+ * posts on its port (a comlink message walking `constructor.constructor`, a forged answer) is
+ * dropped and recorded, so no property path of any host object is ever reached. Every
+ * message is handled synchronously, in arrival order, so every call lands in the order the
+ * leaf made it and `flush` answers only after all of them. `interact` and `entry`
+ * round-trip to the embedding service's sinks, at most `limits.pendingInteractions`
+ * interactions at once; a malformed request or answer, or one past the cap, rejects in the
+ * leaf and is recorded. Past the run's message budget the port is closed and `onOverBudget`
+ * told. No listener throws: a failure is recorded as a violation.
+ */
+export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): SinkPort {
+  const { sinks = {}, limits = DEFAULT_LIMITS, onOverBudget = () => {}, channel } = options;
+  const budget = limits.sinkMessages;
+  const port = channel ?? new ThreadPort();
+  // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
+  let received = 0;
+  let closed = false;
+  let pendingInteractions = 0;
+  const api: SinkApi = {
+    write: (channel, chunk, mimetype) => stream.write(channel, chunk, mimetype),
+    setState: (channel, state) => stream.setState(channel, state),
+    emit: (notice) => stream.emit(notice),
+    flush: () => {},
+    async interact(request) {
+      const parsed = v.safeParse(ClientInteractionRequestSchema, request);
+      if (!parsed.success)
+        throw refuse(
+          stream,
+          'invalid-interaction',
+          `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
+      if (pendingInteractions >= limits.pendingInteractions)
+        throw refuse(
+          stream,
+          'invalid-interaction',
+          `interact: refused, ${limits.pendingInteractions} interactions are already pending (limits.pendingInteractions); await one before starting another`,
+        );
+      pendingInteractions += 1;
+      let answer: unknown;
+      try {
+        answer = sinks.interact
+          ? await askEmbedding(stream, 'interact', () => sinks.interact!(parsed.output))
+          : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
+      } finally {
+        pendingInteractions -= 1;
+      }
+      const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
+      if (!resolution.success) {
+        throw refuse(
+          stream,
+          'embedding-sink',
+          `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`,
+        );
+      }
+      return resolution.output;
+    },
+    async entry(path, content, opts) {
+      const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
+      if (!parsed.success)
+        throw refuse(
+          stream,
+          'invalid-entry',
+          `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`,
+        );
+      if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
+      const address: unknown = await askEmbedding(stream, 'entry', () => sinks.entry!(...parsed.output));
+      if (typeof address !== 'string')
+        throw refuse(
+          stream,
+          'embedding-sink',
+          `the embedding service's entry sink resolved ${typeof address}, not an address string`,
+        );
+      return address;
+    },
+  };
+  const reply = (answer: SinkAnswer) => {
+    try {
+      port.post(answer);
+    } catch (error) {
+      stream.violate('host-error', `the host could not answer a sink call: ${describeThrow(error)}`);
+    }
+  };
+  // Answers a request once `call` settles; the leaf's awaited promise resolves or rejects with it.
+  const answered =
+    (call: (args: readonly unknown[]) => unknown): Handler =>
+    (message) => {
+      const id = message[1];
+      if (typeof id !== 'number' || !Number.isSafeInteger(id))
+        return stream.violate(
+          'malformed-sink-call',
+          `sink port: dropped a ${String(message[0])} call without a numeric id`,
+        );
+      void Promise.resolve()
+        .then(() => call(message.slice(2)))
+        .then(
+          (value) => reply({ id, ok: true, value }),
+          (error: unknown) => reply({ id, ok: false, error: serializeError(error) }),
+        );
+    };
+  // Own properties of a null-prototype object: `constructor`, `__proto__` or `then` name nothing here.
+  const handlers: Record<string, Handler> = Object.assign(Object.create(null) as Record<string, Handler>, {
+    write: (m: readonly unknown[]) => api.write(m[1], m[2], m[3]),
+    setState: (m: readonly unknown[]) => api.setState(m[1], m[2]),
+    emit: (m: readonly unknown[]) => api.emit(m[1]),
+    interact: answered((args) => api.interact(args[0])),
+    entry: answered((args) => api.entry(args[0], args[1], args[2])),
+    flush: answered(() => api.flush()),
+  });
+  // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
+  let current: string | undefined;
+  // Returns whether the message was a small write, after which taking the next queued one is worth it.
+  const receive = (message: unknown): boolean => {
+    if (closed) return false;
+    if (++received > budget + BUDGET_SLACK) {
+      // Every later message is discarded by the closed port before it costs the main thread anything.
+      closed = true;
+      port.close();
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: more than ${budget} messages in one run (limits.sinkMessages); the port was closed and later calls are lost`,
+      );
+      onOverBudget();
+      return false;
+    }
+    if (typeof message === 'string') {
+      applyShortWrite(stream, current, message);
+      return message.length <= SMALL_WRITE;
+    }
+    const name: unknown = Array.isArray(message) ? message[0] : undefined;
+    if (typeof name !== 'string' || !Object.hasOwn(handlers, name)) {
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`,
+      );
+      return false;
+    }
+    const call = message as readonly unknown[];
+    handlers[name]!(call);
+    if (name === 'emit') return isSmallNotice(call[1]);
+    if (name !== 'write') return name === 'setState';
+    if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
+    return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
+  };
+  const failed = (error: unknown) =>
+    stream.violate('host-error', `the host's sink port listener failed: ${describeThrow(error)}`);
+  const unbind = port.bind({
+    receive: (message: unknown) => {
+      // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
+      // listener walk): take what is already queued directly, a bounded number at a time.
+      let small = receive(message);
+      for (let i = 0; small && i < DRAIN_MAX; i++) {
+        const next = port.next();
+        if (next === undefined) break;
+        small = receive(next.message);
+      }
+    },
+    onThrow: failed,
+    // A message the host cannot deserialize (nested too deep for its stack) would be dropped in silence.
+    undeliverable: (error: unknown) =>
+      stream.violate(
+        'malformed-sink-call',
+        `sink port: dropped a message the host could not deserialize: ${describeThrow(error)}`,
+      ),
+  });
+  const drain = guardListener(() => {
+    if (closed) return;
+    for (let queued = port.next(); queued !== undefined; queued = port.next()) receive(queued.message);
+  }, failed);
+  let open = true;
+  return {
+    workerPort: port.workerPort,
+    get overflowed() {
+      return closed;
+    },
+    drain,
+    close: () => {
+      if (!open) return;
+      open = false;
+      while (port.next() !== undefined);
+      unbind();
+      if (channel === undefined) port.close();
+    },
+  };
+}
+
+/** Messages past the budget still served: a thread that stopped at the budget still posts its flush. */
+const BUDGET_SLACK = 64;
+
+/** Applies a {@link SinkWrite}: `chunk` for the channel of the last plain write. */
+function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: SinkWrite): void {
+  if (channel === undefined)
+    return stream.violate('malformed-sink-call', 'a bare-string write arrived before any write named its channel');
+  stream.write(channel, chunk);
+}
+
+/** A notice cheap enough to take the next queued message after it: few bytes in all its members. */
+function isSmallNotice(notice: unknown): boolean {
+  return measureNotice(notice) <= SMALL_WRITE;
+}
+
+/**
+ * Awaits an embedding sink's answer. A throw or a rejection is recorded and rejects the leaf's
+ * call with a plain Error: the service failed, not the leaf.
+ */
+async function askEmbedding(stream: RunStream, sink: string, call: () => unknown): Promise<unknown> {
+  const fail = (how: 'threw' | 'rejected', error: unknown) => {
+    const message = embeddingSinkFailure(sink, how, error);
+    stream.violate('embedding-sink', message);
+    return new Error(message);
+  };
+  let returned: unknown;
+  try {
+    returned = call();
+  } catch (error) {
+    throw fail('threw', error);
+  }
+  try {
+    return await returned;
+  } catch (error) {
+    throw fail('rejected', error);
+  }
+}
+
+/** Records a violation and returns the error the leaf's awaited call rejects with. */
+function refuse(stream: RunStream, kind: ViolationKind, message: string): TypeError {
+  stream.violate(kind, message);
+  return new TypeError(message);
+}

@@ -1,0 +1,229 @@
+import { explainMissingTag } from '../discovery/known-leaves.js';
+import type { Effect } from '../contracts/effect.js';
+import type { RuntimeToolRegistry } from '../contracts/invocation.js';
+import { ErrorDetail } from '../contracts/error-detail.js';
+import { PlurnkExecsError } from '../contracts/errors.js';
+import type { Discovery } from '../contracts/registry.js';
+import { admit, type Admission } from './dispatch/admit.js';
+import { borrowEffect, callEffect } from './dispatch/call-effect.js';
+import type { CrashBreaker } from '../model/crash-breaker.js';
+import type { ParsedExecRequest } from '../model/exec-request.js';
+import { executeRun } from './dispatch/execute-run.js';
+import type { Availability, ExecOutcome, Isolation } from '../model/host-types.js';
+import type { ResolvedHostOptions } from '../model/host-options.js';
+import { hostFailure } from '../model/host-problems.js';
+import { classifyOutcome } from '../model/outcome-class.js';
+import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refusal.js';
+import type { Tier } from '../model/tier.js';
+import { HostMemoryWatch } from './threads/memory-watchdog.js';
+import type { ProbeOutcome } from './probe-all.js';
+import { reapGroups, reapRun } from './threads/reaper.js';
+import { RunStream } from './ports/run-stream.js';
+import type { TagWorkers } from './threads/tag-workers.js';
+import { withLease, type Lease } from './threads/bounded-call.js';
+import { queueFailure } from './dispatch/queue-failure.js';
+
+/** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
+export interface BootedTag {
+  readonly workers: TagWorkers;
+  readonly probe: ProbeOutcome;
+}
+
+/**
+ * The thread tier (docs/isolation.md): the leaves' threads in this process. Owns the tags'
+ * threads and their crash-loop breaker; dispatch, run mechanics and reaping live in their own
+ * files. The front door (src/host) validates, tracks and refuses; the closing signal it gave
+ * at boot ends every run in flight here.
+ */
+export class ThreadTier implements Tier {
+  private readonly available: string[];
+  private readonly memory: HostMemoryWatch;
+
+  constructor(
+    readonly discovery: Discovery,
+    private readonly tags: ReadonlyMap<string, BootedTag>,
+    private readonly options: Omit<ResolvedHostOptions, 'permissions'>,
+    private readonly detailLimit: number,
+    private readonly breaker: CrashBreaker,
+    /** Aborted when the host closes: runs in flight settle 499 at once, waits for threads end. */
+    private readonly closing: AbortSignal,
+  ) {
+    this.available = [...tags]
+      .filter(([, tag]) => tag.probe.verdict.available)
+      .map(([name]) => name)
+      .sort();
+    const { rssMb, heartbeatMs } = options.limits;
+    this.memory = new HostMemoryWatch(rssMb, heartbeatMs, 2 * heartbeatMs);
+  }
+
+  availability(tag: string): Availability | undefined {
+    const verdict = this.tags.get(tag)?.probe.verdict;
+    if (verdict === undefined) return undefined;
+    const degraded = this.breaker.degradation(tag);
+    return degraded === undefined ? { ...verdict } : { ...verdict, degraded: { ...degraded } };
+  }
+
+  availableRuntimes(): string[] {
+    return [...this.available];
+  }
+
+  toolRegistry(tag: string): RuntimeToolRegistry | undefined {
+    const booted = this.tags.get(tag);
+    return booted?.probe.verdict.available ? booted.probe.toolRegistry : undefined;
+  }
+
+  isolation(): Isolation {
+    return { tier: 'thread', pidNamespace: false, permissionModel: false };
+  }
+
+  async close(settled: Promise<void>): Promise<void> {
+    await settled;
+    await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
+  }
+
+  /** host.effect: the fact from an available thread of the tag, or a named error. */
+  async effect(tag: string, target: string | null): Promise<Effect> {
+    const booted = this.usable(tag);
+    const call = await borrowEffect(booted.workers, target, this.effectOptions());
+    if (call.ok) return call.effect;
+    if (this.closing.aborted) throw hostClosedError();
+    throw new PlurnkExecsError('effect-failed', `${tag}: ${ErrorDetail.preview(call.detail, this.detailLimit)}`);
+  }
+
+  /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
+  async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+    const admission = admit(
+      request,
+      this.discovery,
+      (tag) => this.availability(tag),
+      this.available,
+      this.detailLimit,
+      (tag) => this.toolRegistry(tag),
+    );
+    if (!admission.ok) return refusedOutcome(admission.result);
+    const tag = request.runtime;
+    const degraded = this.breaker.degradation(tag);
+    if (degraded !== undefined) {
+      const crashed = `its worker threads crashed ${degraded.crashes} time(s) within the breaker window`;
+      return refusedOutcome(degradedFailure(tag, degraded, crashed, this.detailLimit));
+    }
+    const booted = this.tags.get(tag)!;
+    // A run with no idle thread waits in the admission queue for its thread to start; the caller's
+    // abort or the host closing ends the wait (no thread is started), and so does the queue bound.
+    const wait = { signals: [request.signal, this.closing], timeoutMs: this.options.admission.queueTimeoutMs };
+    return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission), wait).catch(
+      (error: unknown) => {
+        const failure = queueFailure(error, tag, this.closing, wait.timeoutMs, this.detailLimit);
+        if (failure === undefined) throw error;
+        return refusedOutcome(failure);
+      },
+    );
+  }
+
+  /** The EXEC in its leased thread: the effect (unless given), the run, its reap. */
+  private async runIn(
+    lease: Lease,
+    booted: BootedTag,
+    request: ParsedExecRequest,
+    admission: Extract<Admission, { ok: true }>,
+  ): Promise<ExecOutcome> {
+    const { handle } = lease;
+    const tag = request.runtime;
+    let groups: ReadonlySet<number> = new Set();
+    let release = () => {};
+    try {
+      // The effect is an admission fact taken once: a service that took it at proposal time passes it.
+      const call =
+        request.effect === undefined
+          ? await callEffect(handle, admission.target, this.effectOptions())
+          : ({ ok: true, effect: request.effect } as const);
+      if (this.closing.aborted)
+        return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
+      if (!call.ok) {
+        lease.poisoned = call.poisoned;
+        const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
+        return refusedOutcome(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions));
+      }
+      const stream = new RunStream(booted.probe.channels!, request.sinks, this.options.limits);
+      // The thread counts as used, and as suspect, from the moment the run is posted: whatever
+      // happens in the await, it is never handed to another run under 'each-run'.
+      lease.ranRun = true;
+      lease.poisoned = true;
+      const end = await executeRun({
+        handle,
+        request: {
+          runtime: tag,
+          body: request.body,
+          cwd: admission.cwd,
+          target: admission.target,
+          hasEntry: request.sinks?.entry !== undefined,
+          ...(request.env ? { env: request.env } : {}),
+        },
+        stream,
+        sinks: request.sinks,
+        signal: request.signal,
+        timeoutMs: request.timeoutMs,
+        detailLimit: this.detailLimit,
+        closing: this.closing,
+        limits: this.options.limits,
+        loadTimeoutMs: this.options.loadTimeoutMs,
+        memory: this.memory,
+      });
+      lease.poisoned = end.poisoned;
+      groups = end.groups;
+      release = end.release;
+      if (end.crash !== undefined) this.breaker.record(tag, end.crash);
+      else if (!end.poisoned) this.breaker.succeeded(tag);
+      stream.seal();
+      stream.finish(end.result.status);
+      // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
+      const swept =
+        end.groups.size > 0 || end.refusedGroups > 0 || end.poisoned
+          ? { groups: end.groups, marker: end.marker, since: end.since }
+          : { groups: end.groups };
+      // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
+      const { found: reapedProcesses } = await reapRun(swept, this.options.limits.graceMs).catch(() => ({ found: 0 }));
+      const address = request.address
+        ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
+        : null;
+      const containment = { console: end.console, reapedProcesses, forcedEnd: end.forcedEnd, usage: end.usage };
+      return {
+        outcome: classifyOutcome(end.result, end.forcedEnd),
+        result: end.result,
+        effect: call.effect,
+        address,
+        channels: stream.channels,
+        notices: stream.notices,
+        violations: stream.violations,
+        containment,
+      };
+    } finally {
+      // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
+      await reapGroups(groups, this.options.limits.graceMs).catch(() => {});
+      // Only now does the run own nothing: the engine's namespace sweep may take what is left.
+      release();
+    }
+  }
+
+  /** The booted tag behind `host.effect`, or a named error saying why there is none. */
+  private usable(tag: string): BootedTag {
+    const booted = this.tags.get(tag);
+    if (booted?.probe.verdict.available) return booted;
+    const why = booted
+      ? `is unavailable: ${booted.probe.verdict.detail ?? 'no detail'}`
+      : this.discovery.disabled.includes(tag)
+        ? 'is disabled by policy'
+        : `is not registered: ${explainMissingTag(tag, this.discovery.searched ?? [])}`;
+    throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
+  }
+
+  /** effect() is bounded like a probe: it must be cheap. */
+  private effectOptions() {
+    return {
+      timeoutMs: this.options.probeTimeoutMs,
+      loadTimeoutMs: this.options.loadTimeoutMs,
+      graceMs: this.options.limits.graceMs,
+      closing: this.closing,
+    };
+  }
+}

@@ -1,0 +1,298 @@
+import type { RecyclePolicy } from '../../model/host-types.js';
+import { endThread } from './reaper.js';
+import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, shouldRetire, sparesTarget } from './thread-policy.js';
+import { Handoffs, type Purpose } from './handoffs.js';
+import { SpareDemand } from './spare-demand.js';
+import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
+import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
+
+export type { Purpose } from './handoffs.js';
+
+/**
+ * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
+ * perhaps still `starting` — warming up — inside its handle) or `busy` (lent out). A retired
+ * thread leaves the table; its handle goes `retiring`, then `dead` (see {@link WorkerHandle.state}).
+ */
+interface ThreadEntry {
+  state: 'idle' | 'busy';
+  /** Lent to a run: its release starts a spare when none is left. */
+  lentToRun: boolean;
+}
+
+/**
+ * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
+ * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
+ * sees an earlier run's `this` or module state. Never-used threads are kept warm as spares so
+ * the next runs do not wait ~60–200 ms each for a thread to start: as many as the tag's runs
+ * lately needed (spare-demand.ts), within the host's spare budget, none once the tag went
+ * unused long enough. Spares a run took are replaced when that run's thread is given back, not
+ * while it runs: on a 2-core machine a thread starting beside a run slowed that run ~2× (the
+ * recycle benchmark). Retiring and replacing happen a turn after the release, off the path of
+ * the EXEC that gave it back; spares start side by side, as start slots allow.
+ */
+export class TagWorkers {
+  /** Every live thread of the tag, idle ones in the order they were given back (the policy reads that order). */
+  private readonly threads = new Map<WorkerHandle, ThreadEntry>();
+  private readonly retiring = new Set<Promise<void>>();
+  /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
+  private readonly budgeted = new Set<WorkerHandle>();
+  private readonly demand: SpareDemand;
+  /** Threads whose death is not the tag's crash: one probing its package's other tags at boot (probe-together.ts). */
+  private readonly uncharged = new WeakSet<WorkerHandle>();
+  /** Tasks of the tag waiting in the admission queue. */
+  private readonly handoffs = new Handoffs();
+  private readonly idleWatch: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    /** How every thread of the tag starts (its boot with the host's limits, env, package). */
+    readonly spec: WorkerSpec,
+    private readonly recycle: RecyclePolicy,
+    private readonly admission: StartAdmission = UNBOUNDED_STARTS,
+  ) {
+    this.demand = new SpareDemand(admission.spares.idleMs);
+    this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
+  }
+
+  /**
+   * Takes a thread. A run prefers a thread that already ran (only under `'never'` or
+   * `afterRuns`, where reuse is the point), then a warm spare, then a new thread; when it gives
+   * the thread back, spares are topped up to the tag's demand. A call takes any available
+   * thread and counts toward no demand. A new thread waits for a slot of the start gate first
+   * (rejecting as {@link StartGate.enter} does, per `wait`) — unless a thread of the tag frees
+   * first, which it then takes (handoffs.ts) — and holds the slot until it answered one warm-up
+   * task: until its leaf is loaded.
+   */
+  async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
+    this.assertOpen();
+    if (purpose === 'call') return this.obtain(purpose, wait);
+    this.demand.runStarted();
+    try {
+      return await this.obtain(purpose, wait);
+    } catch (error) {
+      this.demand.runEnded();
+      throw error;
+    }
+  }
+
+  private async obtain(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
+    const ready = this.takeIdle(purpose);
+    if (ready !== undefined) return ready;
+    // A thread of the tag that is free before a start slot is (one given back, a new spare) comes at once.
+    const admitted = await this.handoffs.admit(purpose, (leave) =>
+      this.admission.gate.enter(this.spec.boot.tag, { ...wait, signals: [...(wait?.signals ?? []), leave] }),
+    );
+    if ('handle' in admitted) return admitted.handle;
+    const release = admitted.slot;
+    try {
+      this.assertOpen();
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // A thread may have been given back while this task waited.
+    const idle = this.takeIdle(purpose);
+    if (idle !== undefined) {
+      release();
+      return idle;
+    }
+    return this.lend(this.start(release, 1), purpose);
+  }
+
+  /**
+   * Gives a thread back. It is retired (terminated, and the groups it reported outside any
+   * task reaped) when it is poisoned (a call timed out, it was cancelled past grace), dead,
+   * used up by the recycle policy, or the tag is closed; otherwise it waits for the next task.
+   */
+  release(handle: WorkerHandle, outcome: { ranRun: boolean; poisoned: boolean }): Promise<void> {
+    const entry = this.threads.get(handle);
+    if (entry?.lentToRun === true) this.demand.runEnded();
+    // Taken out and put back last: the idle order is the order threads were given back.
+    this.threads.delete(handle);
+    if (outcome.ranRun) handle.runs += 1;
+    const facts = { closed: this.closed, poisoned: outcome.poisoned, dead: handle.deathReason !== undefined };
+    const retire = shouldRetire({ ...facts, runs: handle.runs }, this.recycle);
+    if (!retire) {
+      handle.markIdle();
+      this.threads.set(handle, { state: 'idle', lentToRun: false });
+      this.handOver(handle);
+    }
+    const wantsSpare = entry?.lentToRun === true;
+    if (!retire && !wantsSpare) return Promise.resolve();
+    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
+    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
+    // is resolving now; the retirement is tracked from here, so close() still waits for it.
+    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      if (wantsSpare) this.topUpSpares();
+    });
+    return retire ? this.retire(handle, later, outcome.poisoned) : later;
+  }
+
+  /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.idleWatch);
+    const all = [...this.idle(), ...this.inState('busy')];
+    this.threads.clear();
+    await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
+  }
+
+  /**
+   * Whether `handle`'s death counts as a crash of the tag (the breaker's): not while it probes
+   * other tags of the package at boot, whose faults are theirs (each is probed again alone).
+   */
+  chargeCrashes(handle: WorkerHandle, charged: boolean): void {
+    if (charged) this.uncharged.delete(handle);
+    else this.uncharged.add(handle);
+  }
+
+  /** Thread ids by role, for tests and diagnostics. */
+  snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
+    const idle = this.idle();
+    return {
+      available: idle.map((h) => h.threadId),
+      busy: this.inState('busy').map((h) => h.threadId),
+      spare: idle.find((h) => h.runs === 0)?.threadId,
+    };
+  }
+
+  /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
+  private takeIdle(purpose: Purpose): WorkerHandle | undefined {
+    this.pruneDead();
+    const idle = this.idle();
+    const index = pickThread(idle);
+    if (index === -1) return undefined;
+    const handle = idle[index]!;
+    // A run that has to wait for its spare to finish starting wanted one more spare.
+    if (purpose === 'run' && handle.runs === 0 && handle.state === 'starting') this.demand.late();
+    return this.lend(handle, purpose);
+  }
+
+  /** Marks `handle` lent out for `purpose`. */
+  private lend(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
+    this.unbudget(handle);
+    handle.markBusy();
+    this.threads.set(handle, { state: 'busy', lentToRun: purpose === 'run' });
+    return handle;
+  }
+
+  /**
+   * Starts a thread under a start slot, warmed up `warmUps` times (default: a spare's). The
+   * slot is given back once the warm-up answered (the leaf loaded, or failed to) or the thread
+   * died, and at the latest after `loadTimeoutMs`: a leaf that spins at import holds no slot
+   * longer than its own bound.
+   */
+  private start(release: () => void, warmUps?: number): WorkerHandle {
+    let handle: WorkerHandle;
+    try {
+      const onCrash = (reason: string) => {
+        if (!this.uncharged.has(handle)) this.spec.onCrash?.(reason);
+      };
+      handle = new WorkerHandle({ ...this.spec, onCrash });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    const bound = setTimeout(release, this.admission.loadTimeoutMs).unref();
+    void handle.warmUp(warmUps).finally(() => {
+      clearTimeout(bound);
+      release();
+      // A spare's slot is free: more spares may start now, side by side with the others (a
+      // thread started for a run is followed by its spares when the run gives it back).
+      if (this.budgeted.has(handle)) this.topUpSpares();
+    });
+    return handle;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
+  }
+
+  /** The idle threads, in the order they were given back. */
+  private idle(): WorkerHandle[] {
+    return this.inState('idle');
+  }
+
+  private inState(state: ThreadEntry['state']): WorkerHandle[] {
+    return [...this.threads].filter(([, entry]) => entry.state === state).map(([handle]) => handle);
+  }
+
+  /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
+  private pruneDead(): void {
+    for (const handle of this.idle()) {
+      if (handle.deathReason === undefined) continue;
+      this.threads.delete(handle);
+      void this.retire(handle, Promise.resolve(), true);
+    }
+  }
+
+  /**
+   * Retires an idle thread whose event loop stays busy with no task in flight — a leaf's
+   * interval or loop left running at import or after its run (65–80 % of a core was measured)
+   * — and counts it as a crash of the tag, so a leaf that does it in every thread is degraded.
+   * No replacement is started here (it would do the same): the next run starts one.
+   */
+  private watchIdle(): void {
+    this.shrinkSpares();
+    for (const handle of this.idle()) {
+      const load = handle.judgeIdleLoad();
+      if (load?.retire !== true) continue;
+      this.threads.delete(handle);
+      this.spec.onCrash?.(describeIdleLoad(load.utilization));
+      void this.retire(handle, Promise.resolve(), true);
+    }
+  }
+
+  /**
+   * Starts spares until the tag has as many as its demand wants (thread-policy.ts), each while a
+   * start slot is free now and the host's spare budget allows: a spare never waits in the queue
+   * ahead of a task. Called when a run's thread is given back and when a start finishes.
+   */
+  private topUpSpares(): void {
+    if (this.closed) return;
+    const idle = this.idle();
+    const spares = idle.filter((handle) => handle.runs === 0).length;
+    for (let missing = sparesTarget(idle, this.demand.wanted()) - spares; missing > 0; missing--) {
+      if (!this.admission.spares.budget.tryTake()) return;
+      const release = this.admission.gate.tryEnter(this.spec.boot.tag, true);
+      if (release === undefined) {
+        this.admission.spares.budget.give();
+        return;
+      }
+      const spare = this.start(release);
+      this.budgeted.add(spare);
+      this.threads.set(spare, { state: 'idle', lentToRun: false });
+      this.handOver(spare);
+    }
+  }
+
+  /** Lends idle `handle` to the oldest task waiting in the admission queue, if one waits. */
+  private handOver(handle: WorkerHandle): void {
+    const waiter = this.handoffs.next();
+    if (waiter !== undefined) waiter.take(this.lend(handle, waiter.purpose));
+  }
+
+  /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
+  private shrinkSpares(): void {
+    const idle = this.idle();
+    const spares = idle.filter((handle) => handle.runs === 0);
+    const excess = spares.length - sparesTarget(idle, this.demand.wanted());
+    for (const handle of spares.slice(0, Math.max(0, excess))) {
+      this.threads.delete(handle);
+      void this.retire(handle);
+    }
+  }
+
+  private unbudget(handle: WorkerHandle): void {
+    if (this.budgeted.delete(handle)) this.admission.spares.budget.give();
+  }
+
+  /** Ends `handle` off the caller's path (reaper.ts: terminated, what it left reaped); close() waits for it. */
+  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
+    this.unbudget(handle);
+    const done = endThread(handle, this.spec.boot.limits.graceMs, after, sweep);
+    this.retiring.add(done);
+    void done.finally(() => this.retiring.delete(done));
+    return done;
+  }
+}

@@ -6,6 +6,7 @@ import { describeIssue } from '../contracts/result.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
 import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
+import { readInitReaped } from './namespace-init.js';
 import { watchEngine, type EngineWatchdog } from './engine-watchdog.js';
 import { openFrameChannel, type FrameChannel } from './frame-channel.js';
 
@@ -15,6 +16,8 @@ export type EngineEnd = 'engine-crashed' | 'engine-unresponsive';
 /** What the engine says about itself in its first frame, before any leaf is loaded. */
 export interface EngineHello {
   readonly pid: number;
+  /** It runs under its init in a PID namespace other than the service's (namespace-init.ts). */
+  readonly pidNamespace: boolean;
   readonly permissionModel: boolean;
 }
 
@@ -76,6 +79,18 @@ export class EngineProcess {
     return this.child.pid;
   }
 
+  /**
+   * How many processes its namespace's init has reaped since it started, as the init's title
+   * says (namespace-init.ts); undefined without a namespace, with an init that does not count,
+   * or once the engine is dead.
+   */
+  zombiesReaped(): number | undefined {
+    const pid = this.child.pid;
+    if (this.dead || this.command.init === null || pid === undefined) return undefined;
+    const [init] = childrenOf(pid);
+    return init === undefined ? undefined : readInitReaped(init);
+  }
+
   get alive(): boolean {
     return !this.dead;
   }
@@ -118,11 +133,12 @@ export class EngineProcess {
   }
 
   /**
-   * SIGKILLs the engine. Under `unshare` the engine itself goes first: unshare waits for its
-   * child and reaps it, so its exit — `exited` — then means the engine is gone. Killing unshare
-   * first left the engine to die of `--kill-child` a moment after close() had resolved (an
-   * engine stuck exiting behind a thread blocked in the kernel was still there). Unshare is
-   * killed too if it outlives its child by {@link UNSHARE_EXIT_MS}.
+   * SIGKILLs the engine. Under `unshare` its child, the namespace's init, goes first: the
+   * kernel then kills every process in the namespace, the engine included, and the init's exit
+   * waits until all of them are gone; unshare reaps it, so its exit — `exited` — then means the
+   * engine is gone. Killing unshare first left the engine to die of `--kill-child` a moment after
+   * close() had resolved (an engine stuck exiting behind a thread blocked in the kernel was still
+   * there). Unshare is killed too if it outlives its child by {@link UNSHARE_EXIT_MS}.
    */
   private killEngine(): void {
     const pid = this.child.pid;

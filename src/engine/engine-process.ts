@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
 import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
@@ -60,9 +61,7 @@ export class EngineProcess {
     this.exited = new Promise((resolve) => (exited = resolve));
     this.child.on('error', (error) => this.die(`the engine could not start: ${error.message}`));
     this.child.on('exit', (code, signal) => {
-      this.die(
-        signal === null ? `the engine process exited with code ${code}` : `the engine process was killed by ${signal}`,
-      );
+      this.die(describeExit(code, signal, command.init !== null));
       exited();
     });
     for (const stream of [this.child.stdout, this.child.stderr]) this.keep(stream);
@@ -178,6 +177,23 @@ export class EngineProcess {
     });
     stream?.on('error', () => {});
   }
+}
+
+/**
+ * How the engine ended, from how `unshare` did: under an init, unshare exits with the init's
+ * code, which is the engine's, or 128 + the signal that killed it (namespace-init.ts).
+ */
+function describeExit(code: number | null, signal: NodeJS.Signals | null, underInit: boolean): string {
+  if (signal !== null) return `the engine process was killed by ${signal}`;
+  const killer = underInit && code !== null && code > 128 ? signalName(code - 128) : undefined;
+  return killer === undefined
+    ? `the engine process exited with code ${code}`
+    : `the engine process was killed by ${killer} (its init exited with code ${code})`;
+}
+
+/** The name of signal number `number` here, or undefined for none. */
+function signalName(number: number): string | undefined {
+  return Object.entries(constants.signals).find(([, value]) => value === number)?.[0];
 }
 
 /** How long unshare may outlive its killed child before it is killed too (it exits once it reaped it). */

@@ -147,7 +147,11 @@ describe('the process tier contains what a leaf does to its engine', () => {
         .finally(() => rmSync(gate, { force: true }));
       // kill(-1) signals every process of the namespace but its init and the caller: the engine
       // dies, its init exits with it and the kernel ends the rest, the shell included.
-      expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
+      // The init reports how the engine ended: its status is 128 + the signal.
+      expect(out.result).toMatchObject({
+        status: 500,
+        problem: { type: expect.stringMatching(/engine-crashed$/), detail: expect.stringMatching(/killed by SIGKILL/) },
+      });
       expect(out.containment?.forcedEnd).toEqual({ reason: 'engine-crashed', terminated: true });
       expect(out.channels.stdout?.text).toBe('armed\n');
       expect(await survivorsAfter([{ marker }])).toEqual([]);

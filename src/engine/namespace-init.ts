@@ -85,14 +85,19 @@ export function initCommand(program: InitProgram, engine: readonly string[]): st
 
 const TITLE = new RegExp(`^${INIT_NAME} reaped=(\\d{1,15})\\0?$`);
 
-/**
- * How many processes the init `pid` (as the service sees it) has reaped, from its process
- * title; undefined when it is gone or does not count (the `sh` init). The title is bounded and
- * matched whole: anything else is no count.
- */
+/** How many processes the init `pid` (as the service sees it) has reaped; undefined when it is gone or does not count. */
 export function readInitReaped(pid: number): number | undefined {
-  const title = readProcFile(`/proc/${pid}/cmdline`);
-  const count = title === undefined || title.length > 64 ? undefined : TITLE.exec(title)?.[1];
+  const cmdline = readProcFile(`/proc/${pid}/cmdline`);
+  return cmdline === undefined ? undefined : parseInitTitle(cmdline);
+}
+
+/**
+ * The count in the Perl init's title (its `/proc/<pid>/cmdline`), or undefined for anything
+ * else — the `sh` init's arguments, a title a leaf rewrote (it can, as root in the namespace).
+ * Bounded and matched whole.
+ */
+export function parseInitTitle(cmdline: string): number | undefined {
+  const count = cmdline.length > 64 ? undefined : TITLE.exec(cmdline)?.[1];
   return count === undefined ? undefined : Number(count);
 }
 

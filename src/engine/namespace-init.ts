@@ -32,7 +32,7 @@ export type InitProgram = 'perl' | 'sh';
 /**
  * The Perl init: `perl -e PERL_INIT -- <engine command…>`. No module: POSIX alone tripled its
  * start (about 30 ms) and added 2 MB. An inherited descriptor is closed through a handle opened
- * on it; `$!{EINTR}` loads only Errno, and only if a wait fails.
+ * on it; `$!{EINTR}` loads Errno, a small one (under 1 ms).
  */
 export const PERL_INIT = `
 $0 = '${INIT_NAME} reaped=0';

@@ -15,6 +15,8 @@ const SLOW = [
   'test/integration/host/load.test.ts',
   // 2,000 runs through the process tier while its engine is killed (issue 14).
   'test/integration/engine/engine-soak.test.ts',
+  // 5,000 runs that each leave two orphans to the engine's namespace init (issue 31).
+  'test/integration/engine/engine-orphan-soak.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.
 const THREADED = ['test/unit/leaves/**/*.test.ts'];

@@ -1,13 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../runtime/package-root.js';
+import { detectInit, initCommand, type InitProgram } from './namespace-init.js';
 
 /** How the engine process is started, and which containment that asks for. */
 export interface EngineCommand {
   readonly file: string;
   readonly args: string[];
-  /** The engine is started as the init of a new PID namespace (confirmed later by the engine seeing pid 1). */
+  /** The engine is started in a new PID namespace under its init (confirmed later by the engine, namespace-init.ts). */
   readonly pidNamespace: boolean;
+  /** The program that is pid 1 of that namespace and reaps its orphans; null without a namespace. */
+  readonly init: InitProgram | null;
   /** Node's permission model is switched on (confirmed later by the engine seeing `process.permission`). */
   readonly permissionModel: boolean;
 }
@@ -79,10 +82,16 @@ function profileFlags(): string[] {
   return dir === undefined || dir === '' ? [] : ['--prof', `--logfile=${join(resolve(dir), 'engine-%p.log')}`];
 }
 
-/** The command that starts one engine: `unshare … node <flags> engine-entry.js` where a namespace can be had. */
+/**
+ * The command that starts one engine: `unshare … <init> node <flags> engine-entry.js` where a
+ * namespace can be had, the namespace's init (namespace-init.ts) running the engine as its child.
+ */
 export function engineCommand(fsWrite: readonly string[], addons = false): EngineCommand {
   const node = [...permissionFlags(fsWrite, addons), ...profileFlags(), engineEntryPath()];
   const prefix = detectPidNamespace();
-  if (prefix === null) return { file: process.execPath, args: node, pidNamespace: false, permissionModel: true };
-  return { file: 'unshare', args: [...prefix, process.execPath, ...node], pidNamespace: true, permissionModel: true };
+  if (prefix === null)
+    return { file: process.execPath, args: node, pidNamespace: false, init: null, permissionModel: true };
+  const init = detectInit();
+  const args = [...prefix, ...initCommand(init, [process.execPath, ...node])];
+  return { file: 'unshare', args, pidNamespace: true, init, permissionModel: true };
 }

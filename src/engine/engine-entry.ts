@@ -10,6 +10,7 @@ import { bootThreadTier, liveOwners } from '../thread-host/index.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
+import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
@@ -17,8 +18,8 @@ import { trackStateChanges } from './state-changes.js';
 
 // The engine process: the thread host, booted here instead of in the embedding service. It
 // speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
-// service; when the service goes away the pipe closes and the engine exits, and with it (as
-// the init of its PID namespace) every process a leaf left behind.
+// service; when the service goes away the pipe closes and the engine exits, and with it its
+// namespace's init (namespace-init.ts) and every process a leaf left behind.
 
 const socket = new Socket({ fd: ENGINE_CHANNEL_FD, readable: true, writable: true });
 const channel = openFrameChannel(
@@ -35,8 +36,10 @@ function send(message: EngineMessage): boolean {
   batch.flush();
   return channel.send(message);
 }
-// Measured before any leaf is loaded, so no leaf can have changed what these say.
-send({ t: 'hello', pid: process.pid, permissionModel: 'permission' in process });
+// Measured before any leaf is loaded, so no leaf can have changed it.
+const permissionModel = 'permission' in process;
+/** Its namespace's init, found at boot before any leaf loads: only an engine under one sweeps its namespace. */
+let init: number | undefined;
 
 // The thread tier, driven directly: the service's front door already validated, resolved and
 // counted every call it sends, and refuses them once the host closes.
@@ -78,6 +81,8 @@ async function onMessage(message: ServiceMessage): Promise<void> {
 }
 
 async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
+  init = underNamespaceInit(message.servicePidNamespace);
+  send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
   setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {
@@ -155,9 +160,11 @@ let sweepTimer: NodeJS.Timeout | undefined;
  * `/proc` sweep at every run's end was the largest part of the engine's own time per no-op EXEC.
  */
 function sweep(): void {
+  const namespaceInit = init;
+  if (namespaceInit === undefined) return;
   sweepTimer ??= setTimeout(() => {
     sweepTimer = undefined;
-    sweepNamespace(liveOwners);
+    sweepNamespace(liveOwners, namespaceInit);
   }, SWEEP_DELAY_MS);
 }
 

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
 import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
 import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
+import { readInitReaped } from './namespace-init.js';
 import { watchEngine, type EngineWatchdog } from './engine-watchdog.js';
 import { openFrameChannel, type FrameChannel } from './frame-channel.js';
 
@@ -15,6 +17,8 @@ export type EngineEnd = 'engine-crashed' | 'engine-unresponsive';
 /** What the engine says about itself in its first frame, before any leaf is loaded. */
 export interface EngineHello {
   readonly pid: number;
+  /** It runs under its init in a PID namespace other than the service's (namespace-init.ts). */
+  readonly pidNamespace: boolean;
   readonly permissionModel: boolean;
 }
 
@@ -57,9 +61,7 @@ export class EngineProcess {
     this.exited = new Promise((resolve) => (exited = resolve));
     this.child.on('error', (error) => this.die(`the engine could not start: ${error.message}`));
     this.child.on('exit', (code, signal) => {
-      this.die(
-        signal === null ? `the engine process exited with code ${code}` : `the engine process was killed by ${signal}`,
-      );
+      this.die(describeExit(code, signal, command.init !== null));
       exited();
     });
     for (const stream of [this.child.stdout, this.child.stderr]) this.keep(stream);
@@ -74,6 +76,18 @@ export class EngineProcess {
   /** The engine's pid as the service sees it (unshare's when it runs in a namespace). */
   get pid(): number | undefined {
     return this.child.pid;
+  }
+
+  /**
+   * How many processes its namespace's init has reaped since it started, as the init's title
+   * says (namespace-init.ts); undefined without a namespace, with an init that does not count,
+   * or once the engine is dead.
+   */
+  zombiesReaped(): number | undefined {
+    const pid = this.child.pid;
+    if (this.dead || this.command.init === null || pid === undefined) return undefined;
+    const [init] = childrenOf(pid);
+    return init === undefined ? undefined : readInitReaped(init);
   }
 
   get alive(): boolean {
@@ -118,11 +132,12 @@ export class EngineProcess {
   }
 
   /**
-   * SIGKILLs the engine. Under `unshare` the engine itself goes first: unshare waits for its
-   * child and reaps it, so its exit — `exited` — then means the engine is gone. Killing unshare
-   * first left the engine to die of `--kill-child` a moment after close() had resolved (an
-   * engine stuck exiting behind a thread blocked in the kernel was still there). Unshare is
-   * killed too if it outlives its child by {@link UNSHARE_EXIT_MS}.
+   * SIGKILLs the engine. Under `unshare` its child, the namespace's init, goes first: the
+   * kernel then kills every process in the namespace, the engine included, and the init's exit
+   * waits until all of them are gone; unshare reaps it, so its exit — `exited` — then means the
+   * engine is gone. Killing unshare first left the engine to die of `--kill-child` a moment after
+   * close() had resolved (an engine stuck exiting behind a thread blocked in the kernel was still
+   * there). Unshare is killed too if it outlives its child by {@link UNSHARE_EXIT_MS}.
    */
   private killEngine(): void {
     const pid = this.child.pid;
@@ -162,6 +177,23 @@ export class EngineProcess {
     });
     stream?.on('error', () => {});
   }
+}
+
+/**
+ * How the engine ended, from how `unshare` did: under an init, unshare exits with the init's
+ * code, which is the engine's, or 128 + the signal that killed it (namespace-init.ts).
+ */
+function describeExit(code: number | null, signal: NodeJS.Signals | null, underInit: boolean): string {
+  if (signal !== null) return `the engine process was killed by ${signal}`;
+  const killer = underInit && code !== null && code > 128 ? signalName(code - 128) : undefined;
+  return killer === undefined
+    ? `the engine process exited with code ${code}`
+    : `the engine process was killed by ${killer} (its init exited with code ${code})`;
+}
+
+/** The name of signal number `number` here, or undefined for none. */
+function signalName(number: number): string | undefined {
+  return Object.entries(constants.signals).find(([, value]) => value === number)?.[0];
 }
 
 /** How long unshare may outlive its killed child before it is killed too (it exits once it reaped it). */

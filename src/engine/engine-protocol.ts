@@ -52,8 +52,12 @@ export type SinkCall =
 
 /** Every frame the engine may send. */
 export const EngineMessageSchema = v.variant('t', [
-  /** First frame, sent before any leaf is loaded: what containment the engine found itself in. */
-  v.strictObject({ t: v.literal('hello'), pid: Id, permissionModel: v.boolean() }),
+  /**
+   * First frame, sent on the boot frame before any leaf is loaded: what containment the engine
+   * found itself in — its pid, whether it runs under its init in a PID namespace other than the
+   * service's (namespace-init.ts), whether `process.permission` exists.
+   */
+  v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
   /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
   v.strictObject({ t: v.literal('heartbeat') }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
@@ -111,7 +115,14 @@ export interface WireExecRequest {
 
 /** Every frame the service sends its engine. */
 export type ServiceMessage =
-  | { t: 'boot'; discovery: EngineDiscovery; options: EngineHostOptions; heartbeatMs: number }
+  /** `servicePidNamespace`: the service's own PID namespace, which the engine's must differ from (namespace-init.ts). */
+  | {
+      t: 'boot';
+      discovery: EngineDiscovery;
+      options: EngineHostOptions;
+      heartbeatMs: number;
+      servicePidNamespace: string | null;
+    }
   /** `aborted`: the caller's signal had aborted before the run was sent, so it starts aborted, as in the thread tier. */
   | { t: 'exec'; id: number; request: WireExecRequest; aborted?: WireAbortReason }
   | { t: 'abort'; id: number; reason: WireAbortReason }

@@ -65,12 +65,18 @@ export class EngineSupervisor {
     this.failures = 0;
   }
 
-  /** Which containment the booted engine confirmed from inside (both false before the first boot). */
-  containment(): { pidNamespace: boolean; permissionModel: boolean } {
-    const command = this.engine?.command;
+  /**
+   * Which containment the booted engine confirmed from inside (both false before the first
+   * boot), and how many processes its namespace's init has reaped, where that init counts.
+   */
+  containment(): { pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number } {
+    const engine = this.engine;
+    const pidNamespace = engine?.command.pidNamespace === true && this.hello?.pidNamespace === true;
+    const zombiesReaped = pidNamespace ? engine?.zombiesReaped() : undefined;
     return {
-      pidNamespace: command?.pidNamespace === true && this.hello?.pid === 1,
-      permissionModel: command?.permissionModel === true && this.hello?.permissionModel === true,
+      pidNamespace,
+      permissionModel: engine?.command.permissionModel === true && this.hello?.permissionModel === true,
+      ...(zombiesReaped === undefined ? {} : { zombiesReaped }),
     };
   }
 

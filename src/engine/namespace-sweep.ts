@@ -9,12 +9,14 @@ export interface NamespaceOwners {
 
 /**
  * Kills every process in the engine's PID namespace that belongs to no live run, call or
- * thread: a `setsid` daemon or double fork of a run that ended, which nobody reported. Called
- * only by an engine that is pid 1 of a namespace of its own (so /proc lists nothing else), at
- * each run's end, whatever else is in flight. Returns how many were signalled. Never throws.
+ * thread: a `setsid` daemon or double fork of a run that ended, which nobody reported; its
+ * init (`init`, the engine's parent) then reaps it. Called only by an engine that confirmed it
+ * runs under that init in a namespace of its own (namespace-init.ts: so /proc lists nothing
+ * else), at each run's end, whatever else is in flight. Returns how many were signalled. Never
+ * throws.
  *
  * Who is spared (a live run's process killed is worse than a leftover kept):
- * - the engine itself;
+ * - the engine itself, and the namespace's init;
  * - a process whose `PLURNK_EXECS_RUN` is a live owner's marker (a run's, a probe's or
  *   effect's, or a live thread's own, which its children carry outside tasks);
  * - a process in a group a live owner reported and was granted, or in the group of a spared process;
@@ -29,12 +31,11 @@ export interface NamespaceOwners {
  * reads of the same process (its start time unchanged): an exec between two reads of one
  * judgement cannot make a live run's process look foreign twice.
  */
-export function sweepNamespace(owners: () => NamespaceOwners): number {
-  if (process.pid !== 1) return 0;
+export function sweepNamespace(owners: () => NamespaceOwners, init: number): number {
   const table = readProcTable();
   const live = owners();
   const command = readProcFile(`/proc/${process.pid}/cmdline`);
-  const spared = spareLiveOwners(table, (row) => judge(row, live, command) !== 'foreign');
+  const spared = spareLiveOwners(table, init, (row) => judge(row, live, command) !== 'foreign');
   let killed = 0;
   for (const row of table.values()) {
     if (row.zombie || spared.has(row.pid)) continue;
@@ -51,21 +52,25 @@ export function sweepNamespace(owners: () => NamespaceOwners): number {
   return killed;
 }
 
-/** The pids the rules above spare, the engine's included: those `spares` says, their descendants and their groups. */
-function spareLiveOwners(table: Map<number, ProcRow>, spares: (row: ProcRow) => boolean): Set<number> {
+/**
+ * The pids the rules above spare, the engine's and its init's included: those `spares` says,
+ * their descendants and their groups. The init's descendants are not spared for being its: every
+ * orphan of the namespace is its child.
+ */
+function spareLiveOwners(table: Map<number, ProcRow>, init: number, spares: (row: ProcRow) => boolean): Set<number> {
   const engine = process.pid;
   const roots: number[] = [];
   const children = new Map<number, number[]>();
   const members = new Map<number, number[]>();
   for (const row of table.values()) {
-    if (row.zombie || row.pid === engine) continue;
+    if (row.zombie || row.pid === engine || row.pid === init) continue;
     if (spares(row)) roots.push(row.pid);
     addTo(children, row.ppid, row.pid);
     addTo(members, row.pgrp, row.pid);
   }
   // To a fixed point. The engine's group is never widened (it reads as 0 in its namespace: its
-  // leader is `unshare`, outside).
-  const spared = new Set<number>([engine]);
+  // leader is `unshare`, outside, and the init and the engine stay in it).
+  const spared = new Set<number>([engine, init]);
   const queue = [...roots];
   for (let pid = queue.pop(); pid !== undefined; pid = queue.pop()) {
     if (spared.has(pid)) continue;

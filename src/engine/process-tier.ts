@@ -17,6 +17,7 @@ import { engineFrameBytes, engineWaitMs } from './engine-limits.js';
 import type { EngineHostOptions, EngineMessage, EngineState } from './engine-protocol.js';
 import { EngineProcess, type EngineEnd } from './engine-process.js';
 import { EngineSupervisor } from './engine-supervisor.js';
+import { pidNamespaceId } from './namespace-init.js';
 import { RunRelay } from './run-relay.js';
 import { rebuildWireError } from './wire-error.js';
 
@@ -68,6 +69,7 @@ class ProcessTier implements Tier {
         discovery: buildEngineDiscovery(discovery, detailLimit),
         options: engineOptions(resolved),
         heartbeatMs: resolved.limits.heartbeatMs,
+        servicePidNamespace: pidNamespaceId(),
       },
       onMessage: (message) => this.receive(message),
       onBooted: (state) => this.setState(state),

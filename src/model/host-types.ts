@@ -226,10 +226,21 @@ export interface Availability {
 export interface Isolation {
   /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
   tier: 'process' | 'thread';
-  /** The engine is the init of a PID namespace of its own (it saw itself as pid 1). */
+  /**
+   * The engine runs in a PID namespace of its own, under the namespace's init, which reaps the
+   * orphans its runs leave (the engine saw a namespace other than the service's, and the init
+   * as its parent).
+   */
   pidNamespace: boolean;
   /** Node's permission model holds the engine's file writes (it saw `process.permission`). */
   permissionModel: boolean;
+  /**
+   * How many processes the current engine's namespace init has reaped (waited for) since the
+   * engine started — orphans its runs left, each a zombie until then — as the init itself counts
+   * them. Absent in the thread tier, without a namespace, or where the init cannot count (the
+   * `sh` init, where Perl is missing). A restarted engine counts from 0.
+   */
+  zombiesReaped?: number;
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, fstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, fstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
+import { detectInit } from '../../../src/engine/namespace-init.js';
 import { createHost, type ExecRequest, type Host } from '../../../src/host/index.js';
 import { enginePids } from '../../helpers/engine-pids.js';
 import { handshake } from '../../helpers/handshake.js';
@@ -55,7 +56,14 @@ describe('the process tier contains what a leaf does to its engine', () => {
   });
 
   it('says which containment is in effect, measured from inside the engine', () => {
-    expect(host.isolation()).toEqual({ tier: 'process', pidNamespace: namespace, permissionModel: true });
+    // The Perl init counts what it reaps; the sh init (where Perl is missing) cannot.
+    const counted = namespace && detectInit() === 'perl';
+    expect(host.isolation()).toEqual({
+      tier: 'process',
+      pidNamespace: namespace,
+      permissionModel: true,
+      ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
+    });
   });
 
   it('settles a run whose engine was killed 500 engine-crashed, keeps what it wrote, and restarts the engine', async () => {
@@ -92,37 +100,68 @@ describe('the process tier contains what a leaf does to its engine', () => {
     expect(out.channels.out?.text).toBe('before the fault');
   });
 
-  it('survives a leaf whose child sends SIGKILL to the engine', async () => {
-    const out = await host.exec({ runtime: 'engine-faults', body: 'kill-engine' });
-    if (namespace) {
-      // The engine is its namespace's init: a SIGKILL from inside the namespace never reaches it.
-      expect(out.result.status).toBe(200);
-      expect(out.channels.out?.text).toBe('before the fault survived');
-    } else {
-      expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
-      expect(out.channels.out?.text).toBe('before the fault');
-    }
+  it('survives a leaf whose child sends SIGKILL to the engine: 500 engine-crashed, then a new engine', async () => {
+    const [engine] = enginePids().engine;
+    // In a namespace too: the engine is its init's child, not the init, so the signal reaches it.
+    const out = await host.exec({
+      runtime: 'engine-faults',
+      body: 'kill-engine',
+      sinks: { interact: async () => ({ status: 'cancelled' as const }) },
+    });
+    expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
+    expect(out.channels.out?.text).toBe('before the fault');
+    expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    expect(enginePids().engine).not.toContain(engine);
   });
 
-  it.runIf(namespace)('hides the engine parent from a leaf inside a verified PID namespace', async () => {
+  it.runIf(namespace)('lets no leaf kill the namespace’s init, the engine’s parent', async () => {
     const before = enginePids().all;
     const out = await host.exec({ runtime: 'engine-faults', body: 'kill-engine-parent' });
     expect(out.result.status).toBe(200);
-    expect(out.channels.out?.text).toBe('parent=0');
+    // The init is pid 1 of the namespace: a SIGKILL from inside it is dropped.
+    expect(out.channels.out?.text).toBe('parent=1');
     expect(enginePids().all).toEqual(before);
   });
 
   it.runIf(namespace)(
-    'contains sh `kill -9 -1` to the namespace, run only once the shell verified it is inside one',
+    'contains sh `kill -9 -1` to the namespace: the engine dies, the service lives, a new engine answers',
     async () => {
       const marker = randomUUID();
-      // The guard: pid 1 of this /proc must be the engine, which is true only inside its namespace.
-      const body =
-        'grep -q engine-entry.js /proc/1/cmdline || { echo refused; exit 3; }; sleep 300 & echo armed; kill -9 -1; echo unreachable';
-      const out = await host.exec({ runtime: 'sh', body, env: { ...path, ZOO_RUN: marker } });
-      // kill(-1) signals every process but init (the engine) and the caller: the shell goes on.
-      expect(out.channels.stdout?.text).toBe('armed\nunreachable\n');
+      const old = enginePids().all;
+      const gate = join(tmpdir(), `plurnk-kill-all-${marker}`);
+      // The guard: pid 1 of this /proc must be the engine's init, which is true only inside its
+      // namespace. The shell signals once its `armed` reached this test (the gate file).
+      const body = [
+        'grep -q plurnk-execs-init /proc/1/cmdline || { echo refused; exit 3; }',
+        'sleep 300 & echo armed',
+        'while [ ! -e "$GATE" ]; do sleep 0.02; done',
+        'kill -9 -1; sleep 5; echo unreachable',
+      ].join('\n');
+      const out = await host
+        .exec({
+          runtime: 'sh',
+          body,
+          env: { ...path, ZOO_RUN: marker, GATE: gate },
+          sinks: { write: () => writeFileSync(gate, '') },
+        })
+        .finally(() => rmSync(gate, { force: true }));
+      // kill(-1) signals every process of the namespace but its init and the caller: the engine
+      // dies, its init exits with it and the kernel ends the rest, the shell included.
+      // The init reports how the engine ended: its status is 128 + the signal.
+      expect(out.result).toMatchObject({
+        status: 500,
+        problem: { type: expect.stringMatching(/engine-crashed$/), detail: expect.stringMatching(/killed by SIGKILL/) },
+      });
+      expect(out.containment?.forcedEnd).toEqual({ reason: 'engine-crashed', terminated: true });
+      expect(out.channels.stdout?.text).toBe('armed\n');
       expect(await survivorsAfter([{ marker }])).toEqual([]);
+      // The next EXEC waits for the engine restarted after the usual backoff, in a new namespace.
+      const next = await host.exec({ runtime: 'sh', body: 'echo again', env: path });
+      expect({ status: next.result.status, text: next.channels.stdout?.text }).toEqual({
+        status: 200,
+        text: 'again\n',
+      });
+      expect(enginePids().all.filter((pid) => old.includes(pid))).toEqual([]);
     },
   );
 

@@ -3,19 +3,20 @@ import { createHost, type ExecOutcome, type Host } from '../../../src/host/index
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 import { TIER, tierOptions } from '../../helpers/tier.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
-import { enginePids } from '../../helpers/engine-pids.js';
+import { enginePids, namespacePid } from '../../helpers/engine-pids.js';
 
 const FORBIDDEN = '(§executor-forbidden)';
 
 /**
  * The process the leaf shares its thread with, as the leaf sees it: this one in the thread
- * tier; the engine in the process tier, which is pid 1 inside its PID namespace.
+ * tier; the engine in the process tier, by its pid inside its PID namespace.
  */
 function leafHost(): { pid: number; ppid: number } {
   if (TIER === 'thread') return { pid: process.pid, ppid: process.ppid };
-  // Inside a namespace the engine's parent is outside it and reads as 0; without one it is this process.
-  if (detectPidNamespace() !== null) return { pid: 1, ppid: 0 };
-  return { pid: enginePids().engine[0]!, ppid: process.pid };
+  const [engine] = enginePids().engine;
+  // Inside a namespace the engine's parent is the namespace's init, pid 1; without one it is this process.
+  if (detectPidNamespace() !== null) return { pid: namespacePid(engine!)!, ppid: 1 };
+  return { pid: engine!, ppid: process.pid };
 }
 
 /** How the signal guard names a kill of `pid` that is not the run's own. */

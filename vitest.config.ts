@@ -15,7 +15,7 @@ const SLOW = [
   'test/integration/host/load.test.ts',
   // 2,000 runs through the process tier while its engine is killed (issue 14).
   'test/integration/engine/engine-soak.test.ts',
-  // 5,000 runs that each leave two orphans to the engine's namespace init (issue 31).
+  // 1,000 runs that each leave two orphans to the engine's namespace init (issue 31; 5,000 on request).
   'test/integration/engine/engine-orphan-soak.test.ts',
 ];
 // Tests under test/unit that boot a host or spawn interpreters: integration by cost.

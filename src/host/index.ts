@@ -54,6 +54,7 @@ export {
   type EngineRestartEvent,
   type EngineStartEvent,
   type EngineUnresponsiveEvent,
+  type EventName,
   type ExecTrace,
   type ObserveEvents,
   type RetireReason,

@@ -9,7 +9,7 @@ import type { TracingChannel } from 'node:diagnostics_channel';
  * with a leaf's text in it) or a raw error. Resolves and rejects as `call` does.
  */
 export function traceAsync<C extends object, T>(
-  tracing: TracingChannel<C>,
+  tracing: TracingChannel<C, C>,
   context: C,
   call: () => Promise<T>,
   onSettled: (value: T) => void,

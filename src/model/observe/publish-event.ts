@@ -21,9 +21,9 @@ const PLAIN = new Map<EventName, Channel>(
 );
 
 /** The `exec` tracing channel (`tracing:plurnk-execs:exec:*`). */
-export const EXEC_TRACING: TracingChannel<ExecTrace> = tracingChannel(OBSERVE_CHANNELS.exec);
+export const EXEC_TRACING: TracingChannel<ExecTrace, ExecTrace> = tracingChannel(OBSERVE_CHANNELS.exec);
 /** The `effect` tracing channel (`tracing:plurnk-execs:effect:*`). */
-export const EFFECT_TRACING: TracingChannel<EffectTrace> = tracingChannel(OBSERVE_CHANNELS.effect);
+export const EFFECT_TRACING: TracingChannel<EffectTrace, EffectTrace> = tracingChannel(OBSERVE_CHANNELS.effect);
 
 /** True when someone subscribed to the plain channel `name`. */
 export function isObserved(name: EventName): boolean {
@@ -43,7 +43,7 @@ export function publishEvent<N extends EventName>(name: N, build: () => ObserveE
  * True when any of a tracing channel's five channels has a subscriber (`TracingChannel.hasSubscribers`
  * came with Node 20.13; this reads the five, as it does).
  */
-export function isTraced(tracing: TracingChannel<object>): boolean {
+export function isTraced<C extends object>(tracing: TracingChannel<C, C>): boolean {
   return (
     tracing.start.hasSubscribers ||
     tracing.end.hasSubscribers ||

@@ -8,6 +8,7 @@ import { survivorsAfter } from '../../helpers/survivors.js';
 import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
+import type { HostStats } from '../../../src/host/index.js';
 
 const BUILT_IN = [
   'sh',
@@ -49,8 +50,14 @@ describe('plurnk-execs probe', () => {
       node: string;
       isolation: { tier: string; pidNamespace: boolean; permissionModel: boolean };
       tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
+      stats: HostStats;
     };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
+    // What the host held after its boot (host.stats()): every tag, and the engine with every package.
+    expect(Object.keys(report.stats.tags).sort()).toEqual([...BUILT_IN].sort());
+    expect(report.stats.tier).toBe('process');
+    expect(report.stats.engines).toHaveLength(1);
+    expect(report.stats.engines[0]!.packages).toEqual(expect.arrayContaining(['@plurnk/plurnk-execs-common']));
     expect(report.node).toBe(process.version);
     expect(report.bootMs).toBeGreaterThan(0);
     // The process tier is the default, and the report says what containment it measured.
@@ -132,6 +139,19 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
     expect(code).toBe(0);
     expect(stdout).toBe('hello\n');
     expect(stderr).toMatch(/^oops\n── sh 200 · effect host · \d+ ms\n$/);
+  });
+
+  it('prints the host’s snapshot as JSON on stderr after the run with --stats', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hi', '--stats', '--isolation', 'thread']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('hi\n');
+    const [status, ...json] = stderr.split('\n');
+    expect(status).toMatch(/^── sh 200 · effect host · \d+ ms$/);
+    const stats = JSON.parse(json.join('\n')) as HostStats;
+    expect(stats.tier).toBe('thread');
+    expect(stats.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.latencyMs.count).toBe(1);
   });
 
   it('exits with the subprocess exit code and prints the Problem', async () => {

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHost, type EngineCrashEvent, type EngineStartEvent } from '../../../src/host/index.js';
+import { handshake } from '../../helpers/handshake.js';
 import { observeAll } from '../../helpers/observed.js';
 import { until } from '../../helpers/processes.js';
 import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
@@ -105,6 +106,42 @@ describe('observing the process tier’s engine', () => {
       });
       expect(stats.tags.healthy!.threads).toBeNull();
       expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('publishes a tag degraded for the engine death charged to it, and restored by its first clean run after', async () => {
+    const host = await createHost({
+      isolation: 'process',
+      packageDirs: zooDirs('healthy', 'run-never-settles'),
+      breaker: { crashes: 1, windowMs: 600_000, cooldownMs: 500 },
+    });
+    try {
+      const wrote = handshake();
+      const running = host.exec({
+        runtime: 'run-never-settles',
+        body: 'fault',
+        sinks: { write: () => wrote.resolve() },
+      });
+      await wrote.promise;
+      // The engine dies with one run in flight: the service charges its tag.
+      process.kill((await host.stats()).engines[0]!.pid!, 'SIGKILL');
+      expect((await running).containment?.forcedEnd?.reason).toBe('engine-crashed');
+      expect(observed.of('plurnk-execs:tag:degraded')).toEqual([
+        {
+          tag: 'run-never-settles',
+          crashes: 1,
+          reason: expect.stringMatching(/^the engine process died: /),
+          retryInMs: 500,
+        },
+      ]);
+      expect((await host.stats()).tags['run-never-settles']!.breaker.state).toBe('open');
+      await until(() => host.availability('run-never-settles')?.degraded === undefined, 'the cool-down to pass');
+      expect(observed.of('plurnk-execs:tag:restored')).toEqual([]);
+      expect((await host.exec({ runtime: 'run-never-settles', body: 'ok' })).result.status).toBe(200);
+      expect(observed.of('plurnk-execs:tag:restored')).toEqual([{ tag: 'run-never-settles' }]);
+      expect((await host.stats()).tags['run-never-settles']!.breaker).toMatchObject({ state: 'closed', crashes: 0 });
     } finally {
       await host.close();
     }

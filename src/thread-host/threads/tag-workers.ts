@@ -52,7 +52,6 @@ export class TagWorkers {
     private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
     this.demand = new SpareDemand(admission.spares.idleMs);
-    // A thread retired gives back the spare budget it held; close() waits for it to be gone.
     this.retiring = new Retirements(spec.boot.tag, spec.boot.limits.graceMs, (handle) => this.unbudget(handle));
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
@@ -153,11 +152,9 @@ export class TagWorkers {
   /** The tag's threads by state, for `host.stats()`. */
   counts(): ThreadCounts {
     const counts = { starting: 0, idle: 0, busy: 0, retiring: this.retiring.size, spares: 0 };
-    for (const [handle, entry] of this.threads) {
-      if (entry.state === 'busy') counts.busy += 1;
-      else if (handle.state === 'starting') counts.starting += 1;
-      else counts.idle += 1;
-      if (entry.state === 'idle' && handle.runs === 0) counts.spares += 1;
+    for (const [handle, { state }] of this.threads) {
+      counts[state === 'busy' ? 'busy' : handle.state === 'starting' ? 'starting' : 'idle'] += 1;
+      if (state === 'idle' && handle.runs === 0) counts.spares += 1;
     }
     return counts;
   }

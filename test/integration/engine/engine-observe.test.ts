@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHost, type EngineCrashEvent, type EngineStartEvent } from '../../../src/host/index.js';
 import { handshake } from '../../helpers/handshake.js';
-import { observeAll } from '../../helpers/observed.js';
+import { observeEachTest } from '../../helpers/observed.js';
 import { until } from '../../helpers/processes.js';
-import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { zooDirs } from '../../helpers/zoo.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.url));
 
@@ -13,18 +13,12 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.u
 // service subscribed to node:diagnostics_channel sees them, and what stats() says of the engine
 // meanwhile; and the engine's observing frames taken as the hostile input they are.
 describe('observing the process tier’s engine', () => {
-  const hostErrors = watchHostErrors();
-  let observed: ReturnType<typeof observeAll>;
-  beforeEach(() => void (observed = observeAll()));
-  afterEach(() => {
-    observed.dispose();
-    expect(hostErrors.errors).toEqual([]);
-  });
+  const observed = observeEachTest();
 
   it('publishes the engine’s start, its crash with the cause, the restart and the next start; stats() follows', async () => {
     const host = await createHost({ isolation: 'process', packageDirs: zooDirs('healthy') });
     try {
-      const [first] = observed.of('plurnk-execs:engine:start') as EngineStartEvent[];
+      const [first] = observed().of('plurnk-execs:engine:start') as EngineStartEvent[];
       const { pidNamespace, permissionModel } = host.isolation();
       expect(first).toEqual({
         pid: expect.any(Number),
@@ -38,8 +32,8 @@ describe('observing the process tier’s engine', () => {
 
       // The engine's pid as the service sees it is the process to kill.
       process.kill(first!.pid!, 'SIGKILL');
-      await until(() => observed.of('plurnk-execs:engine:start').length === 2, 'the engine to be restarted');
-      const [crash] = observed.of('plurnk-execs:engine:crash') as EngineCrashEvent[];
+      await until(() => observed().of('plurnk-execs:engine:start').length === 2, 'the engine to be restarted');
+      const [crash] = observed().of('plurnk-execs:engine:crash') as EngineCrashEvent[];
       expect(crash).toEqual({
         pid: first!.pid,
         packages: ['zoo-healthy'],
@@ -47,13 +41,13 @@ describe('observing the process tier’s engine', () => {
         cause: expect.stringMatching(/^the engine process (exited with code|was killed by)/),
         runsInFlight: 0,
       });
-      expect(observed.of('plurnk-execs:engine:restart')).toEqual([
+      expect(observed().of('plurnk-execs:engine:restart')).toEqual([
         { packages: ['zoo-healthy'], restart: 1, delayMs: expect.any(Number), cause: crash!.cause },
       ]);
-      const second = observed.of('plurnk-execs:engine:start')[1] as EngineStartEvent;
+      const second = observed().of('plurnk-execs:engine:start')[1] as EngineStartEvent;
       expect(second).toMatchObject({ packages: ['zoo-healthy'], restarts: 1 });
       expect(second.pid).not.toBe(first!.pid);
-      expect(observed.seen.map((entry) => entry.channel)).toEqual([
+      expect(observed().seen.map((entry) => entry.channel)).toEqual([
         'plurnk-execs:engine:start',
         'plurnk-execs:engine:crash',
         'plurnk-execs:engine:restart',
@@ -70,7 +64,7 @@ describe('observing the process tier’s engine', () => {
       await host.close();
     }
     // Closing ends the engine without a crash; the snapshot says so.
-    expect(observed.of('plurnk-execs:engine:crash')).toHaveLength(1);
+    expect(observed().of('plurnk-execs:engine:crash')).toHaveLength(1);
     expect((await host.stats()).engines[0]).toMatchObject({ pid: null, state: 'closed', restarts: 1 });
   });
 
@@ -84,8 +78,8 @@ describe('observing the process tier’s engine', () => {
       const { pid } = (await host.stats()).engines[0]!;
       // A real fault: the engine lives, holds its pipe open, and answers nothing.
       process.kill(pid!, 'SIGSTOP');
-      await until(() => observed.of('plurnk-execs:engine:crash').length === 1, 'the silent engine to be killed');
-      expect(observed.of('plurnk-execs:engine:unresponsive')).toEqual([
+      await until(() => observed().of('plurnk-execs:engine:crash').length === 1, 'the silent engine to be killed');
+      expect(observed().of('plurnk-execs:engine:unresponsive')).toEqual([
         {
           pid,
           packages: ['zoo-healthy'],
@@ -93,7 +87,7 @@ describe('observing the process tier’s engine', () => {
           cause: expect.stringMatching(/^the engine's main thread stopped answering/),
         },
       ]);
-      expect(observed.of('plurnk-execs:engine:crash')).toEqual([
+      expect(observed().of('plurnk-execs:engine:crash')).toEqual([
         expect.objectContaining({ pid, end: 'engine-unresponsive', cause: expect.stringMatching(/stopped answering/) }),
       ]);
       // While no engine runs (the next starts after a backoff of 100 ms at least), stats() answers
@@ -128,7 +122,7 @@ describe('observing the process tier’s engine', () => {
       // The engine dies with one run in flight: the service charges its tag.
       process.kill((await host.stats()).engines[0]!.pid!, 'SIGKILL');
       expect((await running).containment?.forcedEnd?.reason).toBe('engine-crashed');
-      expect(observed.of('plurnk-execs:tag:degraded')).toEqual([
+      expect(observed().of('plurnk-execs:tag:degraded')).toEqual([
         {
           tag: 'run-never-settles',
           crashes: 1,
@@ -138,9 +132,9 @@ describe('observing the process tier’s engine', () => {
       ]);
       expect((await host.stats()).tags['run-never-settles']!.breaker.state).toBe('open');
       await until(() => host.availability('run-never-settles')?.degraded === undefined, 'the cool-down to pass');
-      expect(observed.of('plurnk-execs:tag:restored')).toEqual([]);
+      expect(observed().of('plurnk-execs:tag:restored')).toEqual([]);
       expect((await host.exec({ runtime: 'run-never-settles', body: 'ok' })).result.status).toBe(200);
-      expect(observed.of('plurnk-execs:tag:restored')).toEqual([{ tag: 'run-never-settles' }]);
+      expect(observed().of('plurnk-execs:tag:restored')).toEqual([{ tag: 'run-never-settles' }]);
       expect((await host.stats()).tags['run-never-settles']!.breaker).toMatchObject({ state: 'closed', crashes: 0 });
     } finally {
       await host.close();
@@ -165,11 +159,13 @@ describe('observing the process tier’s engine', () => {
       expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
       expect(out.result.problem?.detail).toMatch(cause);
       expect(out.channels.out?.text).toBe('before the fault');
-      expect(observed.of('plurnk-execs:engine:crash')).toEqual([
+      expect(observed().of('plurnk-execs:engine:crash')).toEqual([
         expect.objectContaining({ end: 'engine-crashed', cause: expect.stringMatching(cause), runsInFlight: 1 }),
       ]);
-      expect(observed.of('plurnk-execs:tag:degraded')).toEqual([]);
-      expect(observed.of('plurnk-execs:thread:retired')).not.toContainEqual(expect.objectContaining({ threadId: -1 }));
+      expect(observed().of('plurnk-execs:tag:degraded')).toEqual([]);
+      expect(observed().of('plurnk-execs:thread:retired')).not.toContainEqual(
+        expect.objectContaining({ threadId: -1 }),
+      );
       expect((await host.stats()).tags).not.toHaveProperty('not-served-here');
       expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
     } finally {

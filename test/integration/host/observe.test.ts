@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, OUTCOME_CLASSES, type Host, type HostStats, type OutcomeClass } from '../../../src/host/index.js';
 import { handshake } from '../../helpers/handshake.js';
-import { observeAll } from '../../helpers/observed.js';
+import { observeEachTest } from '../../helpers/observed.js';
 import { until } from '../../helpers/processes.js';
-import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
+import { zooDirs } from '../../helpers/zoo.js';
 
 /** Every outcome class at zero but those given. */
 function outcomes(counts: Partial<Record<OutcomeClass, number>>): Record<OutcomeClass, number> {
@@ -17,14 +17,7 @@ function outcomes(counts: Partial<Record<OutcomeClass, number>>): Record<Outcome
 // events on node:diagnostics_channel, the same in both tiers — the process tier's thread facts
 // come from its engine, over the wire.
 describe.each(['thread', 'process'] as const)('observing the host, %s tier', (isolation) => {
-  const hostErrors = watchHostErrors();
-  let observed: ReturnType<typeof observeAll>;
-  beforeEach(() => void (observed = observeAll()));
-  afterEach(() => {
-    observed.dispose();
-    expect(hostErrors.errors).toEqual([]);
-  });
-  afterAll(() => hostErrors.dispose());
+  const observed = observeEachTest();
 
   describe('one host through a known sequence of runs', () => {
     let host: Host;
@@ -104,7 +97,7 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
 
     it('traces an EXEC on one context: start, end, asyncStart, asyncEnd, each plain data', async () => {
       const out = await host.exec({ runtime: 'healthy', body: 'traced', address: { loop: 1, turn: 2, sequence: 3 } });
-      const traced = observed.seen.filter((entry) => entry.channel.startsWith('exec:'));
+      const traced = observed().seen.filter((entry) => entry.channel.startsWith('exec:'));
       expect(traced.map((entry) => entry.channel)).toEqual([
         'exec:start',
         'exec:end',
@@ -120,13 +113,13 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
       });
       expect(done.result.queueMs).toBeLessThanOrEqual(done.result.durationMs);
       // One context object, filled in as the EXEC went.
-      expect(observed.contexts).toHaveLength(1);
+      expect(observed().contexts).toHaveLength(1);
     });
 
     it('traces an effect call, and the error of one the host refuses', async () => {
       expect(await host.effect('healthy', 'some target')).toBe('pure');
       await expect(host.effect('no-such-tag', null)).rejects.toMatchObject({ code: 'runtime-unavailable' });
-      const traced = observed.seen.filter((entry) => entry.channel.startsWith('effect:'));
+      const traced = observed().seen.filter((entry) => entry.channel.startsWith('effect:'));
       expect(traced.map((entry) => entry.channel)).toEqual([
         'effect:start',
         'effect:end',
@@ -156,12 +149,12 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
         body: 'fault',
         address: { loop: 4, turn: 5, sequence: 6 },
       });
-      expect(observed.of('plurnk-execs:violation')).toEqual(
+      expect(observed().of('plurnk-execs:violation')).toEqual(
         out.violations.map(({ kind, detail }) => ({ tag: 'writes-undeclared', kind, address: out.address, detail })),
       );
       expect(out.violations.map((violation) => violation.kind)).toEqual(['undeclared-channel', 'undeclared-channel']);
-      await until(() => observed.of('plurnk-execs:thread:retired').length > 0, 'the thread to be retired');
-      expect(observed.of('plurnk-execs:thread:retired')).toEqual([
+      await until(() => observed().of('plurnk-execs:thread:retired').length > 0, 'the thread to be retired');
+      expect(observed().of('plurnk-execs:thread:retired')).toEqual([
         { tag: 'writes-undeclared', threadId: expect.any(Number), why: 'recycled', detail: null, runs: 1 },
       ]);
     });
@@ -176,8 +169,8 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
     try {
       const crash = await host.exec({ runtime: 'run-exits', body: 'fault' });
       expect(crash.outcome).toBe('leaf-fault');
-      await until(() => observed.of('plurnk-execs:thread:retired').length > 0, 'the crashed thread to be retired');
-      expect(observed.of('plurnk-execs:thread:retired')).toEqual([
+      await until(() => observed().of('plurnk-execs:thread:retired').length > 0, 'the crashed thread to be retired');
+      expect(observed().of('plurnk-execs:thread:retired')).toEqual([
         {
           tag: 'run-exits',
           threadId: expect.any(Number),
@@ -186,7 +179,7 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
           runs: 1,
         },
       ]);
-      expect(observed.of('plurnk-execs:tag:degraded')).toEqual([
+      expect(observed().of('plurnk-execs:tag:degraded')).toEqual([
         { tag: 'run-exits', crashes: 1, reason: 'the worker thread exited with code 3', retryInMs: 500 },
       ]);
       const open = (await host.stats()).tags['run-exits']!;
@@ -199,12 +192,12 @@ describe.each(['thread', 'process'] as const)('observing the host, %s tier', (is
       });
       expect(Date.parse(open.breaker.retryAt!)).toBeGreaterThan(Date.now() - 1000);
       expect((await host.exec({ runtime: 'run-exits', body: 'ok' })).result.status).toBe(503);
-      expect(observed.of('plurnk-execs:tag:restored')).toEqual([]);
+      expect(observed().of('plurnk-execs:tag:restored')).toEqual([]);
 
       await until(() => host.availability('run-exits')?.degraded === undefined, 'the cool-down to pass');
       expect((await host.stats()).tags['run-exits']!.breaker.state).toBe('probation');
       expect((await host.exec({ runtime: 'run-exits', body: 'ok' })).result.status).toBe(200);
-      expect(observed.of('plurnk-execs:tag:restored')).toEqual([{ tag: 'run-exits' }]);
+      expect(observed().of('plurnk-execs:tag:restored')).toEqual([{ tag: 'run-exits' }]);
       const closed = (await host.stats()).tags['run-exits']!;
       expect(closed.breaker).toEqual({
         state: 'closed',

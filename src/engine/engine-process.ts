@@ -168,7 +168,7 @@ export class EngineProcess {
 const UNSHARE_EXIT_MS = 1000;
 
 /** The children of `pid` (Linux: `/proc/<pid>/task/<pid>/children`), or none when that cannot be read. */
-export function childrenOf(pid: number): number[] {
+function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
       .split(/\s+/)

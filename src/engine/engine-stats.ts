@@ -1,6 +1,8 @@
+import { realpathSync } from 'node:fs';
 import type { EngineStats } from '../model/observe/host-stats.js';
+import type { EngineContainment } from '../model/observe/observe-events.js';
 import { readProcFile } from '../runtime/proc-table.js';
-import { childrenOf, type EngineProcess } from './engine-process.js';
+import type { EngineProcess } from './engine-process.js';
 
 /** What the supervisor knows of the engine it keeps (engine-supervisor.ts). */
 export interface EngineFacts {
@@ -14,7 +16,7 @@ export interface EngineFacts {
   /** Why the last booted engine died (not one the host's close ended). */
   readonly lastCrash: string | undefined;
   readonly closed: boolean;
-  containment(): { pidNamespace: boolean; permissionModel: boolean };
+  containment(): EngineContainment;
 }
 
 /**
@@ -34,15 +36,53 @@ export function describeEngine(facts: EngineFacts, packages: readonly string[]):
     restarts: facts.restarts,
     lastCrash: facts.lastCrash ?? null,
     rssBytes: pid === null ? null : residentBytes(pid),
-    containment: facts.containment(),
+    containment: containmentOf(facts),
   };
 }
 
-/** The pid of the engine itself: under `unshare` (a PID namespace), the child of the process the service started. */
+/** The two facts of the containment an engine confirmed, whatever else its supervisor reports with them. */
+export function containmentOf(facts: Pick<EngineFacts, 'containment'>): EngineContainment {
+  const { pidNamespace, permissionModel } = facts.containment();
+  return { pidNamespace, permissionModel };
+}
+
+/** How many levels below the process it started the service looks for the engine (unshare, the namespace's init). */
+const WRAPPERS = 3;
+/** This Node, which the engine runs. */
+const NODE = realpathOr(process.execPath);
+
+/**
+ * The pid of the engine itself: the process the service started, or under a PID namespace the
+ * first process below it (`unshare`, then the namespace's init, where there is one) that runs
+ * this Node — looked for level by level, so no process the engine started comes first.
+ */
 export function enginePid(engine: EngineProcess): number | undefined {
-  const pid = engine.pid;
-  if (pid === undefined || !engine.command.pidNamespace) return pid;
-  return childrenOf(pid)[0] ?? pid;
+  const top = engine.pid;
+  if (top === undefined || !engine.command.pidNamespace) return top;
+  let level = [top];
+  for (let depth = 0; depth <= WRAPPERS && level.length > 0; depth++) {
+    const found = level.find((pid) => realpathOr(`/proc/${pid}/exe`) === NODE);
+    if (found !== undefined) return found;
+    level = level.flatMap(childrenOf);
+  }
+  return top;
+}
+
+/** The children of `pid` (`/proc/<pid>/task/<pid>/children`), or none when that cannot be read. */
+function childrenOf(pid: number): number[] {
+  const text = readProcFile(`/proc/${pid}/task/${pid}/children`) ?? '';
+  return text
+    .split(/\s+/)
+    .filter((field) => field !== '')
+    .map(Number);
+}
+
+function realpathOr(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** `VmRSS` of `pid` in bytes, or null where `/proc` cannot tell. */

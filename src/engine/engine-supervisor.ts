@@ -4,7 +4,7 @@ import { eventText, publishEvent } from '../model/observe/publish-event.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
 import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';
-import { enginePid, type EngineFacts } from './engine-stats.js';
+import { containmentOf, enginePid, type EngineFacts } from './engine-stats.js';
 import { rebuildWireError } from './wire-error.js';
 
 /** What the supervisor needs from its host. */
@@ -178,7 +178,7 @@ export class EngineSupervisor {
       packages: [...this.spec.packages],
       restarts: this.restarts,
       bootMs,
-      containment: this.containment(),
+      containment: containmentOf(this),
     }));
   }
 

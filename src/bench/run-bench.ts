@@ -8,12 +8,13 @@ import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
 import { benchLoad } from './scenarios/load.js';
 import { benchMemory } from './scenarios/memory.js';
+import { benchObserve } from './scenarios/observe.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
 import { benchStream } from './scenarios/stream.js';
 import { benchSubprocess } from './scenarios/subprocess.js';
 
-/** Every scenario, in the order of issue 7 and of the report. */
+/** Every scenario, in the order of issue 7 and of the report (then issue 17's and issue 27's). */
 export const BENCH_SCENARIOS = {
   probe: benchProbe,
   dispatch: benchDispatch,
@@ -25,6 +26,7 @@ export const BENCH_SCENARIOS = {
   isolation: benchIsolation,
   load: benchLoad,
   burst: benchBurst,
+  observe: benchObserve,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

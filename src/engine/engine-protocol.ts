@@ -7,6 +7,7 @@ import type { Discovery } from '../contracts/registry.js';
 import { ToolRegistrySchema } from '../discovery/tool-registry.js';
 import { PROBE_FAULTS } from '../model/fault-kinds.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
+import { EventFrameSchema, StatsFrameSchema, type ObserveServiceMessage } from './observe-wire.js';
 import { ExecOutcomeSchema } from './outcome-schema.js';
 
 // The wire between the service and its engine process. What the engine sends is hostile input
@@ -83,11 +84,16 @@ export const EngineMessageSchema = v.variant('t', [
     lengths: v.record(v.string(), v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(0)))),
     // Absent while it is what the engine last sent (state-changes.ts).
     state: v.optional(EngineStateSchema),
+    // How long the run waited in the engine for its thread (the `exec` trace, host.stats()).
+    queueMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   }),
   v.strictObject({ t: v.literal('exec-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('effect'), id: Id, effect: EffectSchema }),
   v.strictObject({ t: v.literal('effect-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('closed') }),
+  // Observing (observe-wire.ts): the answer to `stats`, and the events the service listens to.
+  StatsFrameSchema,
+  EventFrameSchema,
 ]);
 /** A frame from the engine, once validated. */
 export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
@@ -128,4 +134,5 @@ export type ServiceMessage =
   | { t: 'abort'; id: number; reason: WireAbortReason }
   | { t: 'effect'; id: number; tag: string; target: string | null }
   | { t: 'sink-reply'; id: number; call: number; ok: boolean; value?: unknown; error?: string }
-  | { t: 'close' };
+  | { t: 'close' }
+  | ObserveServiceMessage;

@@ -35,3 +35,32 @@ export {
   type RunEndReason,
 } from '../model/fault-kinds.js';
 export { VIOLATION_KINDS, type Violation, type ViolationKind } from '../contracts/violation.js';
+export type {
+  BreakerStats,
+  EngineStats,
+  HostStats,
+  RunCounts,
+  TagStats,
+  ThreadCounts,
+} from '../model/observe/host-stats.js';
+export type { LatencySummary } from '../model/observe/latency-histogram.js';
+export {
+  EVENT_TEXT_CHARS,
+  OBSERVE_CHANNELS,
+  RETIRE_REASONS,
+  type EffectTrace,
+  type EngineContainment,
+  type EngineCrashEvent,
+  type EngineRestartEvent,
+  type EngineStartEvent,
+  type EngineUnresponsiveEvent,
+  type EventName,
+  type ExecTrace,
+  type ObserveEvents,
+  type RetireReason,
+  type TagDegradedEvent,
+  type TagRestoredEvent,
+  type ThreadRetiredEvent,
+  type TracedError,
+  type ViolationEvent,
+} from '../model/observe/observe-events.js';

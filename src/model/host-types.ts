@@ -8,6 +8,7 @@ import type { Limits } from '../contracts/limits.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
+import type { HostStats } from './observe/host-stats.js';
 import type { OutcomeClass } from './outcome-class.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
@@ -262,6 +263,12 @@ export interface Host {
   exec(request: ExecRequest): Promise<ExecOutcome>;
   /** Which containment is in effect: the tier, and in the process tier whether a PID namespace and the permission model hold. */
   isolation(): Isolation;
+  /**
+   * What the host is doing, as plain JSON (docs/host.md "Observing the host"): runs by outcome,
+   * latency and queue wait per tag, threads, breakers, violations, engines. Cheap to call
+   * often; in the process tier the engine's part is one round trip to it, bounded.
+   */
+  stats(): Promise<HostStats>;
   /** Settles in-flight runs 499, terminates every thread, reaps every process group. Idempotent. */
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import type { ExecRequest, Host, HostOptions } from '../../model/host-types.js';
 import { single, summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
 import { timeMs } from '../sample.js';
+import { reportProgress } from '../stats-progress.js';
 
 /** A service admits up to 12 EXECs at once by default (issue 17): its normal burst. */
 const BURST = 12;
@@ -116,6 +117,7 @@ async function mixedRows(
   let next = 0;
   let elapsed: number;
   let peakMb = beforeMb;
+  const stopProgress = reportProgress(host, `load (${tier})`, runs, context.progress);
   try {
     const start = performance.now();
     await Promise.all(
@@ -130,6 +132,7 @@ async function mixedRows(
     );
     elapsed = performance.now() - start;
   } finally {
+    stopProgress();
     await host.close();
   }
   const rate = runs / (elapsed / 1000);

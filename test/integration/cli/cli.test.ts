@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { HostStats } from '../../../src/host/index.js';
 import { INTERPRETERS, isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
@@ -75,6 +76,12 @@ describe('plurnk-execs probe', () => {
       if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
       else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
     }
+    // What the host held after its boot (host.stats()): every tag, and the engine with every package.
+    const { stats } = JSON.parse(stdout) as { stats: HostStats };
+    expect(Object.keys(stats.tags).sort()).toEqual([...BUILT_IN].sort());
+    expect(stats.tier).toBe('process');
+    expect(stats.engines).toHaveLength(1);
+    expect(stats.engines[0]!.packages).toEqual(expect.arrayContaining(['@plurnk/plurnk-execs-common']));
   });
 
   it('prints a table with the boot total', async () => {
@@ -136,6 +143,19 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
     expect(code).toBe(0);
     expect(stdout).toBe('hello\n');
     expect(stderr).toMatch(/^oops\n── sh 200 · effect host · \d+ ms\n$/);
+  });
+
+  it('prints the host’s snapshot as JSON on stderr after the run with --stats', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hi', '--stats', '--isolation', 'thread']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('hi\n');
+    const [status, ...json] = stderr.split('\n');
+    expect(status).toMatch(/^── sh 200 · effect host · \d+ ms$/);
+    const stats = JSON.parse(json.join('\n')) as HostStats;
+    expect(stats.tier).toBe('thread');
+    expect(stats.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.latencyMs.count).toBe(1);
   });
 
   it('exits with the subprocess exit code and prints the Problem', async () => {

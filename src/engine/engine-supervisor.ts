@@ -1,5 +1,6 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { Availability } from '../model/host-types.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
+import type { Availability, Isolation } from '../model/host-types.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
 import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';
@@ -7,14 +8,17 @@ import { rebuildWireError } from './wire-error.js';
 
 /** What the supervisor needs from its host. */
 export interface SupervisorSpec {
-  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string, end: EngineEnd) => void): EngineProcess;
+  spawn(
+    onMessage: (message: EngineMessage) => void,
+    onDeath: (why: string, end: EngineEnd, cause?: EngineDeathCause) => void,
+  ): EngineProcess;
   readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
   /** Every frame of a booted engine. */
   onMessage(message: EngineMessage): void;
   onBooted(state: EngineState): void;
   onProbe(tag: string, availability: Availability): void;
-  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting). */
-  onDeath(why: string, end: EngineEnd): void;
+  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting); `cause` when the host can tell. */
+  onDeath(why: string, end: EngineEnd, cause?: EngineDeathCause): void;
   /** Bound on one boot, and on how long a caller waits for a restarting engine. */
   readonly bootWaitMs: number;
   /** How often a booted engine's main thread sends a heartbeat, and the silence after which it is killed (ms). */
@@ -67,9 +71,10 @@ export class EngineSupervisor {
 
   /**
    * Which containment the booted engine confirmed from inside (both false before the first
-   * boot), and how many processes its namespace's init has reaped, where that init counts.
+   * boot), how many processes its namespace's init has reaped, where that init counts, and its
+   * sandbox's layers (sandbox/engine-sandbox.ts), each in effect only when the engine saw it so.
    */
-  containment(): { pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number } {
+  containment(): Omit<Isolation, 'tier'> {
     const engine = this.engine;
     const pidNamespace = engine?.command.pidNamespace === true && this.hello?.pidNamespace === true;
     const zombiesReaped = pidNamespace ? engine?.zombiesReaped() : undefined;
@@ -77,6 +82,7 @@ export class EngineSupervisor {
       pidNamespace,
       permissionModel: engine?.command.permissionModel === true && this.hello?.permissionModel === true,
       ...(zombiesReaped === undefined ? {} : { zombiesReaped }),
+      ...engine?.command.sandbox?.layers(this.hello?.sandbox),
     };
   }
 
@@ -122,7 +128,7 @@ export class EngineSupervisor {
             engine.kill('its boot failed');
           } else engine.fail(`a ${message.t} frame before it booted`);
         },
-        (why, end) => {
+        (why, end, cause) => {
           clearTimeout(timer);
           this.spawned.delete(engine);
           if (!booted) {
@@ -132,7 +138,7 @@ export class EngineSupervisor {
           if (this.engine !== engine) return;
           this.engine = undefined;
           this.lastDeath = why;
-          this.spec.onDeath(why, end);
+          this.spec.onDeath(why, end, cause);
           this.restart();
         },
       );

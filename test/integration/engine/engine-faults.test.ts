@@ -58,12 +58,21 @@ describe('the process tier contains what a leaf does to its engine', () => {
   it('says which containment is in effect, measured from inside the engine', () => {
     // The Perl init counts what it reaps; the sh init (where Perl is missing) cannot.
     const counted = namespace && detectInit() === 'perl';
-    expect(host.isolation()).toEqual({
+    // The sandbox's layers are engine-sandbox.test.ts's: here, that each is reported, and why the network is shared.
+    const { capabilities, fsView, cgroup, network, missing, ...rest } = host.isolation();
+    expect(rest).toEqual({
       tier: 'process',
       pidNamespace: namespace,
       permissionModel: true,
       ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
     });
+    expect([capabilities, fsView, cgroup === undefined, network]).toEqual([
+      expect.stringMatching(/^(none|inherited)$/),
+      expect.stringMatching(/^(read-only|open)$/),
+      false,
+      'shared',
+    ]);
+    expect(missing?.network).toMatch(/^permissions\.network is true \(the default\)/);
   });
 
   it('settles a run whose engine was killed 500 engine-crashed, keeps what it wrote, and restarts the engine', async () => {

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type StdioOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { chownSync, closeSync, existsSync, openSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ function runService(user: (typeof USERS)[number]) {
   const held = openSync(inside, 'r');
   try {
     // stdio[40] is dup'ed onto the service's fd 40 without close-on-exec.
-    const stdio = ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(INHERITED_FD - 3).fill('ignore'), held];
+    const stdio: StdioOptions = ['ignore', 'pipe', 'pipe', ...Array<'ignore'>(INHERITED_FD - 3).fill('ignore'), held];
     const ran = spawnSync(file!, args, {
       cwd: inside,
       env: { ...process.env, PLURNK_SANDBOX_TEST_SECRET: secret },

@@ -19,10 +19,8 @@ export interface CgroupSources {
 }
 
 /** The layout engines get here, or why there is none. */
-export function findCgroupLayout(
-  sources: CgroupSources | undefined = readSources(),
-): CgroupLayout | { missing: string } {
-  if (sources === undefined) return { missing: 'this process has no cgroup (not Linux)' };
+export function findCgroupLayout(sources: CgroupSources | null = readSources()): CgroupLayout | { missing: string } {
+  if (sources === null) return { missing: 'this process has no cgroup (not Linux)' };
   const v2 = findV2(sources);
   if (typeof v2 === 'string') {
     const v1 = findV1(sources);
@@ -31,11 +29,11 @@ export function findCgroupLayout(
   return v2;
 }
 
-function readSources(): CgroupSources | undefined {
+function readSources(): CgroupSources | null {
   try {
     return { procCgroup: readFileSync('/proc/self/cgroup', 'utf8'), mounts: readMountTable() };
   } catch {
-    return undefined;
+    return null;
   }
 }
 

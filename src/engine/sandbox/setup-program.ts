@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+
 // The program that sets an engine's sandbox up: the first program in the engine's new
 // namespaces, pid 1 there, still privileged (root, or root of its user namespace). It joins the
 // engine's cgroup, closes every descriptor but 0–3, locks the filesystem view read-only but for
@@ -22,8 +24,8 @@
 //
 // Two programs keep that contract, as for the init: Perl where it runs (perl-base is essential
 // on Debian and Ubuntu), calling mount(2) itself — util-linux `mount` costs ~17 ms a call here,
-// and a lock is ~20 of them — and POSIX `sh` with `mount` and `ip` elsewhere. `sh` (dash) cannot
-// name a descriptor above 9, so it closes 4–9 only.
+// and a lock is ~20 of them — and a POSIX shell with `mount` and `ip` elsewhere: bash where it
+// runs, since dash cannot name a descriptor above 9 (under dash it closes 4–9 only).
 
 /** The setup's name in its messages. */
 export const SETUP_NAME = 'plurnk-execs-setup';
@@ -153,8 +155,8 @@ TABLE
   rw:*)
     dir=\${d#rw:} home= opts=
     while read -r _ _ _ _ at o _; do
-      at=$(printf '%b' "$at")
-      case $dir/ in "\${at%/}"/*) [ \${#at} -lt \${#home} ] || { home=$at opts=$o; } ;; esac
+      at=$(printf '%b' "$at") under=\${at%/}/
+      case $dir/ in "$under"*) [ \${#at} -lt \${#home} ] || { home=$at opts=$o; } ;; esac
     done <<TABLE
 $table
 TABLE
@@ -164,9 +166,22 @@ TABLE
   lo) ip link set lo up 2>/dev/null || fault "loopback: no ip, or it failed" ;;
   esac
 done
-for fd in 4 5 6 7 8 9; do eval "exec $fd>&-"; done
+wide=; if (eval 'exec 10>&-') 2>/dev/null; then wide=1; fi
+for f in /proc/$$/fd/*; do
+  fd=\${f##*/}
+  [ "$fd" -gt 3 ] 2>/dev/null || continue
+  if [ "$fd" -le 9 ] || [ -n "$wide" ]; then eval "exec $fd>&-"; fi
+done
 exec "$@"
 `;
+
+let shell: string | undefined;
+
+/** The shell that runs the `sh` setup: bash where it runs, as it can close a descriptor above 9; else `sh`. */
+function setupShell(): string {
+  shell ??= spawnSync('bash', ['-c', 'exit 0'], { stdio: 'ignore', timeout: 10_000 }).status === 0 ? 'bash' : 'sh';
+  return shell;
+}
 
 /** The command line that runs `next` (a program and its arguments) after the setup's `directives`. */
 export function setupCommand(
@@ -174,6 +189,6 @@ export function setupCommand(
   directives: readonly SetupDirective[],
   next: readonly string[],
 ): string[] {
-  if (program === 'sh') return ['sh', '-c', SH_SETUP, SETUP_NAME, ...directives, '--', ...next];
+  if (program === 'sh') return [setupShell(), '-c', SH_SETUP, SETUP_NAME, ...directives, '--', ...next];
   return ['perl', '-e', PERL_SETUP, '--', String(mountSyscall()), ...directives, '--', ...next];
 }

@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { findCgroupLayout } from '../../../src/engine/sandbox/cgroup-layout.js';

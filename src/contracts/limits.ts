@@ -29,7 +29,7 @@ export interface Limits {
   /**
    * Process tier: processes and threads one engine and everything it starts may hold at once, its cgroup's pids
    * limit where a cgroup can be had: a fork or thread past it fails (`EAGAIN`), and the engine keeps serving. An idle
-   * engine holds about 15 (its threads and its init). Default 1024.
+   * engine holds about a dozen (its threads and its init). Default 1024.
    */
   enginePids: number;
   /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */

@@ -10,6 +10,7 @@ import { benchLoad } from './scenarios/load.js';
 import { benchMemory } from './scenarios/memory.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
+import { benchSandbox } from './scenarios/sandbox.js';
 import { benchStream } from './scenarios/stream.js';
 import { benchSubprocess } from './scenarios/subprocess.js';
 
@@ -25,6 +26,7 @@ export const BENCH_SCENARIOS = {
   isolation: benchIsolation,
   load: benchLoad,
   burst: benchBurst,
+  sandbox: benchSandbox,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

@@ -23,7 +23,7 @@ export interface Limits {
   /**
    * Process tier: hard bound on the memory one engine and every process it starts may hold, its cgroup's memory limit
    * where a cgroup can be had (docs/isolation.md). Past it the kernel's OOM killer ends the largest process there: a
-   * leaf's child, or the engine, whose runs then settle `engine-crashed` (`engine-out-of-memory`). Default 1.5 × `rssMb`.
+   * leaf's child, or the engine, whose runs then settle `engine-crashed` (`engine-out-of-memory`). Default 1.5 × `rssMb`, at least `rssMb` + 512.
    */
   engineMemoryMb: number;
   /**

@@ -67,8 +67,13 @@ export { DEFAULT_HOOK_TIMEOUT_MS };
  */
 const RSS_SHARE = 0.5;
 
-/** Default of `limits.engineMemoryMb` as a multiple of `rssMb`: room above the soft cap for the engine's children, and for the soft cap to act first. */
+/**
+ * Default of `limits.engineMemoryMb`: 1.5 × `rssMb`, and at least 512 MB above it — room above
+ * the soft cap for the engine's children, and for the soft cap to act first (a Buffer bomb grows
+ * by hundreds of MB between two heartbeats); a tiny `rssMb` (a test's) must still let an engine boot.
+ */
 const ENGINE_MEMORY_FACTOR = 1.5;
+const ENGINE_MEMORY_MARGIN_MB = 512;
 
 const MB = 1024 * 1024;
 
@@ -86,9 +91,9 @@ export function defaultRssMb(cgroupRoot = CGROUP_ROOT, machineBytes = totalmem()
   return Math.floor((total * RSS_SHARE) / MB);
 }
 
-/** The default of `limits.engineMemoryMb` for a resolved `rssMb`: 1.5 times it. */
+/** The default of `limits.engineMemoryMb` for a resolved `rssMb`: 1.5 times it, and at least 512 MB more. */
 export function defaultEngineMemoryMb(rssMb: number): number {
-  return Math.floor(rssMb * ENGINE_MEMORY_FACTOR);
+  return Math.max(Math.floor(rssMb * ENGINE_MEMORY_FACTOR), rssMb + ENGINE_MEMORY_MARGIN_MB);
 }
 
 /**

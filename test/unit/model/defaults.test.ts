@@ -42,7 +42,11 @@ describe('host defaults', () => {
       loadTimeoutMs: 15_000,
       defaultRuntime: undefined,
       recycle: 'each-run',
-      limits: { ...LIMITS, rssMb: defaultRssMb(), engineMemoryMb: Math.floor(1.5 * defaultRssMb()) },
+      limits: {
+        ...LIMITS,
+        rssMb: defaultRssMb(),
+        engineMemoryMb: Math.max(Math.floor(1.5 * defaultRssMb()), defaultRssMb() + 512),
+      },
       breaker: { crashes: 3, windowMs: 300_000, cooldownMs: 60_000 },
       admission: {
         threadStarts: availableParallelism(),
@@ -97,10 +101,12 @@ describe('host defaults', () => {
     expect(row('docs/host.md', 'recycle')).toBe(`\`'${resolveHostOptions({}).recycle as string}'\``);
     expect(row('docs/faults.md', 'limits.rssMb')).toBe("half the machine's memory, or of the cgroup limit when lower");
     // The engine's hard bound follows rssMb unless it is given, and says so in both tables.
-    expect(resolveHostOptions({ limits: { rssMb: 400 } }).limits.engineMemoryMb).toBe(600);
+    expect(resolveHostOptions({ limits: { rssMb: 4000 } }).limits.engineMemoryMb).toBe(6000);
+    // At least 512 MB above a small rssMb: room for the soft cap to act first, and for an engine to boot at all.
+    expect(resolveHostOptions({ limits: { rssMb: 1 } }).limits.engineMemoryMb).toBe(513);
     expect(resolveHostOptions({ limits: { rssMb: 400, engineMemoryMb: 256 } }).limits.engineMemoryMb).toBe(256);
     for (const doc of ['docs/host.md', 'docs/faults.md'])
-      expect(row(doc, 'limits.engineMemoryMb')).toBe('1.5 × `limits.rssMb`');
+      expect(row(doc, 'limits.engineMemoryMb')).toBe('1.5 × `limits.rssMb`, at least `rssMb` + 512');
   });
 
   it("keeps 16 spares host-wide, halving an unused tag's every minute, and says so in docs/host.md", () => {

@@ -16,7 +16,7 @@ const SANDBOX_OFF = 'PLURNK_EXECS_ENGINE_SANDBOX';
  */
 export async function benchSandbox(context: BenchContext): Promise<ScenarioReport> {
   const { discovery, source } = await shDiscovery(context.cwd);
-  const bootRounds = context.quick ? 2 : 6;
+  const bootRounds = context.quick ? 2 : 10;
   context.progress(`sandbox: ${bootRounds} boots with and without the sandbox`);
   const boots = { with: [] as number[], without: [] as number[] };
   let layers: Isolation | undefined;

@@ -1,9 +1,9 @@
 import { spawnSync, type StdioOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chownSync, closeSync, existsSync, openSync, readdirSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { findCgroupLayout } from '../../../src/engine/sandbox/cgroup-layout.js';
 import { scratchDir } from '../../helpers/scratch.js';
@@ -28,8 +28,11 @@ function runService(user: (typeof USERS)[number]) {
   const secret = `plurnk-secret-${randomUUID()}`;
   const config = JSON.stringify({ packageDirs: [COMMON, ...zooDirs('sync-buffer-bomb')], inside, outside, secret });
   const node = [process.execPath, SERVICE, config];
-  const [file, ...args] =
-    user === 'nobody' ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node] : node;
+  const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node];
+  // `nobody` in the cgroups delegated to it (v1, where root may hand a subtree to a user), joined before it runs.
+  const delegation = user === 'nobody' ? delegateCgroups() : [];
+  const joined = user === 'nobody' ? ['sh', '-c', JOIN_THEN_RUN, 'join', ...delegation, '--', ...asNobody] : node;
+  const [file, ...args] = joined;
   const held = openSync(inside, 'r');
   try {
     // stdio[40] is dup'ed onto the service's fd 40 without close-on-exec.
@@ -42,10 +45,34 @@ function runService(user: (typeof USERS)[number]) {
       timeout: 240_000,
     });
     expect(ran.stderr).toBe('');
-    return { report: JSON.parse(ran.stdout) as Report, inside, outside };
+    return { report: JSON.parse(ran.stdout) as Report, inside, outside, delegated: delegation.length > 0 };
   } finally {
     closeSync(held);
   }
+}
+
+/** `sh -c JOIN_THEN_RUN join <cgroup.procs>… -- <command>`: the shell writes itself into each, then execs the command. */
+const JOIN_THEN_RUN = 'while [ "$1" != -- ]; do echo $$ > "$1"; shift; done; shift; exec "$@"';
+const delegated: string[] = [];
+afterAll(async () => {
+  // The services are gone, and their engines' cgroups with them: only the delegated directories are left.
+  for (const dir of delegated.splice(0)) rmdirSync(dir);
+});
+
+/**
+ * A cgroup v1 memory and pids directory under this (root) process's own, owned by `nobody` as a
+ * delegated subtree is; their `cgroup.procs` files. None where this machine has no v1 layout.
+ */
+function delegateCgroups(): string[] {
+  const layout = findCgroupLayout();
+  if ('missing' in layout || layout.version !== 1) return [];
+  const dirs = [layout.memory, layout.pids].map((parent) => join(parent, `plurnk-test-delegated-${randomUUID()}`));
+  for (const dir of dirs) {
+    mkdirSync(dir);
+    delegated.push(dir);
+    for (const name of ['', ...readdirSync(dir)]) chownSync(join(dir, name), 65534, 65534);
+  }
+  return dirs.map((dir) => join(dir, 'cgroup.procs'));
 }
 
 interface Attempt {
@@ -79,6 +106,8 @@ describe.runIf(detectPidNamespace() !== null).each(USERS)('the sandbox of an eng
 
   it('reports every layer it holds, measured from inside the engine', () => {
     expect(ran.report.isolation).toMatchObject({ capabilities: 'none', fsView: 'read-only', network: 'own' });
+    // A cgroup wherever one can be had: root's own here, `nobody`'s where root delegated one.
+    if (user !== 'this user') expect(ran.report.isolation.cgroup !== null).toBe(hasCgroup());
   });
 
   it('leaves a child every capability set empty and no_new_privs, uid 0 or not', () => {
@@ -130,11 +159,15 @@ describe.runIf(detectPidNamespace() !== null).each(USERS)('the sandbox of an eng
     expect(leftCgroups()).toEqual([]);
   });
 
-  /** No bound where no cgroup can be had (v1 is root's): said, never silent, and the host ran every attempt above. */
+  /** No bound where no cgroup can be had: said, never silent, and the host ran every attempt above. */
   function expectNoCgroupSaid(isolation: Report['isolation']) {
     expect(isolation.missing).toMatchObject({ cgroup: expect.stringMatching(/^no writable cgroup: /) });
-    // Where this (root) test process finds a cgroup layout, a root service has its cgroup.
-    if (user === 'root') expect(findCgroupLayout()).toHaveProperty('missing');
+    if (user !== 'this user') expect(hasCgroup()).toBe(false);
+  }
+
+  /** Whether this service should have had a cgroup: root wherever this (root) process finds a layout, `nobody` where one was delegated. */
+  function hasCgroup(): boolean {
+    return user === 'root' ? !('missing' in findCgroupLayout()) : ran.delegated;
   }
 });
 

@@ -35,6 +35,7 @@ const report = { isolation: host.isolation() };
 try {
   report.privileges = await run('sh', "grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status");
   report.writes = await run('sh', `touch ${outside}/by-a-child; touch ${inside}/by-a-child && echo inside written`);
+  report.devices = await run('sh', "ls /dev | tr '\\n' ' '");
   report.fds = await run(
     'sh',
     'for p in $$ $PPID 1; do [ -e /proc/$p/fd/40 ] && echo "$p holds fd 40"; done; echo looked',

@@ -31,6 +31,15 @@ export type SandboxLayers = Required<Pick<Isolation, 'capabilities' | 'fsView' |
 /** A bench aid, not an option: `off` starts engines as before the sandbox, and every layer says so. */
 export const SANDBOX_OFF_VARIABLE = 'PLURNK_EXECS_ENGINE_SANDBOX';
 
+/**
+ * The writable mounts of the /dev the setup builds: its own shared-memory tmpfs and pty
+ * instance, and the device nodes bound from the machine's (a read-only bind of /dev/null refuses
+ * `> /dev/null`, and a device's content is no file the view could hold).
+ */
+const OWN_DEV_MOUNTS: ReadonlySet<string> = new Set(
+  ['shm', 'pts', 'null', 'zero', 'full', 'random', 'urandom', 'tty'].map((name) => `/dev/${name}`),
+);
+
 let layout: CgroupLayout | { missing: string } | undefined;
 const serviceNetwork = netNamespaceId();
 
@@ -169,9 +178,9 @@ export class EngineSandbox {
     }
   }
 
-  /** A mount the engine may write: its own /proc and /dev/shm, and what lies in a writable directory. */
+  /** A mount the engine may write: its own /proc, /dev/shm and /dev/pts, and what lies in a writable directory. */
   private mayWrite(at: string): boolean {
-    return isUnder(at, '/proc') || at === '/dev/shm' || (this.writable ?? []).some((dir) => isUnder(at, dir));
+    return isUnder(at, '/proc') || OWN_DEV_MOUNTS.has(at) || (this.writable ?? []).some((dir) => isUnder(at, dir));
   }
 }
 

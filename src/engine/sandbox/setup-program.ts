@@ -14,8 +14,11 @@ import { spawnSync } from 'node:child_process';
 // - `lock`: remounts every mount read-only (each keeps its nosuid, nodev, noexec and atime
 //   flags), but /proc, whose writable knobs (sys, sysrq-trigger, irq, bus, fs) are bound
 //   read-only instead; a cap-less uid 0 may still write a sysctl, as a read-only /proc would
-//   break `uid_map`. /dev/shm becomes a tmpfs of the namespace's own (no shared memory with the
-//   machine, gone with the engine) unless a writable directory lies in it.
+//   break `uid_map`. /dev becomes one of the namespace's own, read-only, as bubblewrap's `--dev`
+//   builds it: null, zero, full, random, urandom and tty bound from the machine's, a devpts
+//   instance of its own, a /dev/shm tmpfs of its own (no shared memory with the machine, gone
+//   with the engine), and the fd links. A cap-less uid 0 could otherwise open every root-owned
+//   device node: loop and zram devices, consoles, /dev/kvm, /dev/vsock (measured here).
 // - `rw:<dir>` (after `lock`): binds `dir` on itself writable, and (Perl) the mounts under it
 //   that were; a directory whose filesystem was read-only stays so (the view never widens a mount).
 // - `lo`: brings the loopback up (in a network namespace of the engine's own).
@@ -88,7 +91,9 @@ my %FLAG = (ro => 1, nosuid => 2, nodev => 4, noexec => 8, noatime => 1024, nodi
   relatime => 2097152, strictatime => 16777216);
 sub flags { my $f = 0; $f |= $FLAG{$_} // 0 for split /,/, $_[0]; $f }
 sub mnt { my ($from, $to, $type, $flags, $data) = @_;
-  syscall($NR, $from, $to, $type, $flags + 0, $data) == 0 or fault("mount $to: $!") }
+  return 1 if syscall($NR, $from, $to, $type, $flags + 0, $data) == 0;
+  fault("mount $to: $!");
+  return 0 }
 sub under { my ($path, $dir) = @_; $dir eq '/' || $path eq $dir || index($path, "$dir/") == 0 }
 if ($lock) {
   my (@mounts, %top);
@@ -100,13 +105,28 @@ if ($lock) {
     $top{$at} = flags($field[5]);
   }
   close $info;
-  for my $at (@mounts) { mnt(0, $at, 0, 32 | 4096 | 1 | $top{$at}, 0) unless under($at, '/proc') }
+  # The /dev of its own first, while the machine's devices can still be bound writable.
+  my $dev = -d '/dev/shm' && mnt('tmpfs', '/dev/shm', 'tmpfs', 2 | 8, 'mode=755');
+  if ($dev) {
+    for my $node (qw(null zero full random urandom tty)) {
+      next unless -e "/dev/$node";
+      open(my $file, '>', "/dev/shm/$node") or next;
+      close $file;
+      mnt("/dev/$node", "/dev/shm/$node", 0, 4096, 0);
+    }
+    mkdir "/dev/shm/$_" for qw(pts shm);
+    mnt('devpts', '/dev/shm/pts', 'devpts', 2 | 8, 'newinstance,ptmxmode=0666,mode=620');
+    mnt('tmpfs', '/dev/shm/shm', 'tmpfs', 2 | 4, 'mode=1777');
+    symlink "/proc/self/fd$_->[1]", "/dev/shm/$_->[0]" for ['fd', ''], ['stdin', '/0'], ['stdout', '/1'], ['stderr', '/2'];
+    symlink 'pts/ptmx', '/dev/shm/ptmx';
+    $dev = mnt('/dev/shm', '/dev', 0, 8192, 0) && mnt(0, '/dev', 0, 32 | 4096 | 1 | 2 | 8, 0);
+  }
+  for my $at (@mounts) { mnt(0, $at, 0, 32 | 4096 | 1 | $top{$at}, 0) unless under($at, '/proc') || ($dev && under($at, '/dev')) }
   for my $knob ('/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus', '/proc/fs') {
     next unless -e $knob;
     mnt($knob, $knob, 0, 4096 | 16384, 0);
     mnt(0, $knob, 0, 32 | 4096 | 1 | 2 | 4 | 8, 0);
   }
-  mnt('tmpfs', '/dev/shm', 'tmpfs', 2 | 4, 'mode=1777') if -d '/dev/shm' && !grep { under($_, '/dev/shm') } @rw;
   for my $dir (@rw) {
     my ($home) = sort { length $b <=> length $a } grep { under($dir, $_) } @mounts;
     if (!-d $dir || !defined $home || $top{$home} & 1) { fault("$dir stays read-only"); next }
@@ -128,10 +148,23 @@ exit 127;
 
 /** The `sh` setup: `sh -c SH_SETUP plurnk-execs-setup <directives…> -- <command…>`. */
 export const SH_SETUP = `
-strict= lock= shm=1
+strict= lock=
 table=$(cat /proc/self/mountinfo)
 fault() { echo "$0: $*" >&2; [ -z "$strict" ] || exit 71; }
-for d in "$@"; do case $d in --) break ;; rw:/dev/shm|rw:/dev/shm/*) shm= ;; esac; done
+# A /dev of the engine's own, built on /dev/shm and moved over /dev, before the lock (see PERL_SETUP).
+new_dev() {
+  mount -n -t tmpfs -o nosuid,noexec,mode=755 tmpfs /dev/shm || { fault "mount /dev/shm"; return; }
+  for node in null zero full random urandom tty; do
+    [ -e "/dev/$node" ] && : > "/dev/shm/$node" || continue
+    mount -n --bind "/dev/$node" "/dev/shm/$node" || fault "mount /dev/$node"
+  done
+  mkdir /dev/shm/pts /dev/shm/shm
+  mount -n -t devpts -o nosuid,noexec,newinstance,ptmxmode=0666,mode=620 devpts /dev/shm/pts || fault "mount /dev/pts"
+  mount -n -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm/shm || fault "mount /dev/shm"
+  ln -s /proc/self/fd /dev/shm/fd; ln -s pts/ptmx /dev/shm/ptmx
+  ln -s /proc/self/fd/0 /dev/shm/stdin; ln -s /proc/self/fd/1 /dev/shm/stdout; ln -s /proc/self/fd/2 /dev/shm/stderr
+  { mount -n --move /dev/shm /dev && mount -n -o remount,bind,ro,nosuid,noexec /dev && dev=1; } || fault "mount /dev"
+}
 while [ $# -gt 0 ]; do
   d=$1; shift
   case $d in
@@ -139,19 +172,19 @@ while [ $# -gt 0 ]; do
   strict) strict=1 ;;
   cgroup:*) { echo 0 > "\${d#cgroup:}"; } 2>/dev/null || fault "cannot join \${d#cgroup:}" ;;
   lock)
-    lock=1
+    lock=1 dev=
+    [ -d /dev/shm ] && new_dev
     while read -r _ _ _ _ at opts _; do
-      case $at in /proc|/proc/*) continue ;; esac
+      case $at in /proc|/proc/*) continue ;; /dev|/dev/*) [ -z "$dev" ] || continue ;; esac
       at=$(printf '%b' "$at")
-      mount -o "remount,bind,ro\${opts#r[ow]}" "$at" || fault "mount $at"
+      mount -n -o "remount,bind,ro\${opts#r[ow]}" "$at" || fault "mount $at"
     done <<TABLE
 $table
 TABLE
     for knob in /proc/sys /proc/sysrq-trigger /proc/irq /proc/bus /proc/fs; do
       [ -e "$knob" ] || continue
-      { mount --rbind "$knob" "$knob" && mount -o remount,bind,ro,nosuid,nodev,noexec "$knob"; } || fault "mount $knob"
-    done
-    if [ -n "$shm" ] && [ -d /dev/shm ]; then mount -t tmpfs -o nosuid,nodev,mode=1777 tmpfs /dev/shm || fault "mount /dev/shm"; fi ;;
+      { mount -n --rbind "$knob" "$knob" && mount -n -o remount,bind,ro,nosuid,nodev,noexec "$knob"; } || fault "mount $knob"
+    done ;;
   rw:*)
     dir=\${d#rw:} home= opts=
     while read -r _ _ _ _ at o _; do
@@ -162,7 +195,7 @@ $table
 TABLE
     case $opts in rw*) ;; *) fault "$dir stays read-only"; continue ;; esac
     [ -d "$dir" ] && [ -n "$lock" ] || { fault "$dir stays read-only"; continue; }
-    { mount --rbind "$dir" "$dir" && mount -o "remount,bind,\${opts}" "$dir"; } || fault "mount $dir" ;;
+    { mount -n --rbind "$dir" "$dir" && mount -n -o "remount,bind,\${opts}" "$dir"; } || fault "mount $dir" ;;
   lo) ip link set lo up 2>/dev/null || fault "loopback: no ip, or it failed" ;;
   esac
 done

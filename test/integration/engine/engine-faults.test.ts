@@ -17,8 +17,11 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.u
 const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
 const SECRET_NAME = 'PLURNK_ENGINE_TEST_SERVICE_SECRET';
 const namespace = detectPidNamespace() !== null;
-/** A directory every user may write that is neither the temp directory nor under the host's cwd: outside the default fsWrite. */
-const OUTSIDE = existsSync('/dev/shm') ? '/dev/shm' : '/var/tmp';
+/**
+ * A directory every user may write that is neither the temp directory nor under the host's cwd:
+ * outside the default fsWrite. Not /dev/shm, which the engine's own /dev replaces.
+ */
+const OUTSIDE = '/var/tmp';
 /** How the permission model words a refused write (Node ≥ 22 adds how to allow it). */
 const ACCESS_DENIED = /^run\(\) threw: Error: Access to this API has been restricted/;
 /** A real native addon from this repository's own dependencies (a Node-API prebuild). */

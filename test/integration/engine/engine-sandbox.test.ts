@@ -87,6 +87,7 @@ interface Report {
   privileges: Attempt;
   writes: Attempt;
   proc: Attempt;
+  devices: Attempt;
   fds: Attempt;
   network: Attempt;
   flood?: Attempt;
@@ -122,6 +123,10 @@ describe.runIf(detectPidNamespace() !== null).each(USERS)('the sandbox of an eng
     expect(report.writes.stdout).toBe('inside written\n');
     expect(report.writes.stderr).toBe(`touch: cannot touch '${outside}/by-a-child': Read-only file system\n`);
     expect([existsSync(join(outside, 'by-a-child')), existsSync(join(inside, 'by-a-child'))]).toEqual([false, true]);
+  });
+
+  it('shows a child no device node but the harmless ones: /dev is the engine’s own', () => {
+    expect(ran.report.devices.stdout).toBe('fd full null ptmx pts random shm stderr stdin stdout tty urandom zero ');
   });
 
   it("keeps the service's fd from the child, the engine and the namespace's init", () => {

@@ -31,6 +31,9 @@ const STAND_IN = (writable: string, outside: string) =>
     'echo shared? > /dev/shm/plurnk-setup-test && echo "wrote /dev/shm"',
     "bash -c 'exec 3<>/dev/tcp/127.0.0.1/1' 2>&1 | sed -n '$s/.*: //p'",
     'grep -c plurnk-execs- /proc/self/cgroup',
+    // A /dev of its own: the harmless devices, a pty instance and shared memory of its own, no other device node.
+    "ls /dev | tr '\\n' ' '; echo",
+    'python3 -c "import os, pty; print(os.ttyname(pty.openpty()[1]))"',
   ].join('\n');
 
 describe.runIf(prefix !== null && support.fsView === null && support.capabilities === null)(
@@ -75,6 +78,8 @@ describe.runIf(prefix !== null && support.fsView === null && support.capabilitie
             'wrote /dev/shm',
             support.network === null ? 'Connection refused' : expect.any(String),
             cgroup === null ? '0' : String(cgroup.hierarchies),
+            'fd full null ptmx pts random shm stderr stdin stdout tty urandom zero ',
+            '/dev/pts/0',
             '',
           ]);
           // The namespace's /dev/shm was its own: nothing reached the machine's.

@@ -74,7 +74,7 @@ export class EngineProcess {
       if (outOfMemory === undefined) this.die(describeExit(code, signal, command.init !== null));
       else this.die(`the engine process was killed: ${outOfMemory}`, 'engine-crashed', 'engine-out-of-memory');
       // Its cgroup goes with it: `exited` means both are gone.
-      void (command.sandbox?.release() ?? Promise.resolve()).then(exited);
+      void (command.sandbox?.release() ?? Promise.resolve()).catch(() => {}).then(exited);
     });
     for (const stream of [this.child.stdout, this.child.stderr]) this.keep(stream);
     this.channel = openFrameChannel(

@@ -124,7 +124,7 @@ export class EngineCgroup {
    */
   remove(): Promise<void> {
     this.removal ??= (async () => {
-      for (const fd of Object.values(this.counters ?? {})) if (fd !== undefined) closeSync(fd);
+      for (const fd of Object.values(this.counters ?? {})) if (fd !== undefined) closeQuietly(fd);
       this.counters = { forks: undefined, oom: undefined };
       const deadline = Date.now() + REMOVE_WITHIN_MS;
       for (const dir of this.dirs) {
@@ -155,6 +155,14 @@ function readNumber(path: string): number | undefined {
     return /^\d{1,20}$/.test(text) ? Number(text) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already: nothing to release.
   }
 }
 

@@ -11,6 +11,7 @@ import { benchMemory } from './scenarios/memory.js';
 import { benchObserve } from './scenarios/observe.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
+import { benchSandbox } from './scenarios/sandbox.js';
 import { benchStream } from './scenarios/stream.js';
 import { benchSubprocess } from './scenarios/subprocess.js';
 
@@ -27,6 +28,7 @@ export const BENCH_SCENARIOS = {
   load: benchLoad,
   burst: benchBurst,
   observe: benchObserve,
+  sandbox: benchSandbox,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

@@ -13,6 +13,7 @@ import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from
 import { openFrameChannel } from './frame-channel.js';
 import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
+import { measureSandbox } from './sandbox/sandbox-facts.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
 import { trackStateChanges } from './state-changes.js';
@@ -90,7 +91,7 @@ async function onMessage(message: ServiceMessage): Promise<void> {
 
 async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
   init = underNamespaceInit(message.servicePidNamespace);
-  send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel });
+  send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel, sandbox: measureSandbox() });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
   setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {

@@ -9,6 +9,7 @@ import { PROBE_FAULTS } from '../model/fault-kinds.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
 import { EventFrameSchema, StatsFrameSchema, type ObserveServiceMessage } from './observe-wire.js';
 import { ExecOutcomeSchema } from './outcome-schema.js';
+import { SandboxFactsSchema } from './sandbox/sandbox-facts.js';
 
 // The wire between the service and its engine process. What the engine sends is hostile input
 // (any thread in the engine can write to the channel's fd): every frame is checked against
@@ -56,9 +57,16 @@ export const EngineMessageSchema = v.variant('t', [
   /**
    * First frame, sent on the boot frame before any leaf is loaded: what containment the engine
    * found itself in — its pid, whether it runs under its init in a PID namespace other than the
-   * service's (namespace-init.ts), whether `process.permission` exists.
+   * service's (namespace-init.ts), whether `process.permission` exists, and what it sees of its sandbox.
    */
-  v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
+  v.strictObject({
+    t: v.literal('hello'),
+    pid: Id,
+    pidNamespace: v.boolean(),
+    permissionModel: v.boolean(),
+    /** What it sees of its sandbox (sandbox/sandbox-facts.ts). */
+    sandbox: SandboxFactsSchema,
+  }),
   /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
   v.strictObject({ t: v.literal('heartbeat') }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),

@@ -1,5 +1,6 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { Availability } from '../model/host-types.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
+import type { Availability, Isolation } from '../model/host-types.js';
 import { eventText, publishEvent } from '../model/observe/publish-event.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
@@ -9,14 +10,17 @@ import { rebuildWireError } from './wire-error.js';
 
 /** What the supervisor needs from its host. */
 export interface SupervisorSpec {
-  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string, end: EngineEnd) => void): EngineProcess;
+  spawn(
+    onMessage: (message: EngineMessage) => void,
+    onDeath: (why: string, end: EngineEnd, cause?: EngineDeathCause) => void,
+  ): EngineProcess;
   readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
   /** Every frame of a booted engine. */
   onMessage(message: EngineMessage): void;
   onBooted(state: EngineState): void;
   onProbe(tag: string, availability: Availability): void;
-  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting). */
-  onDeath(why: string, end: EngineEnd): void;
+  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting); `cause` when the host can tell. */
+  onDeath(why: string, end: EngineEnd, cause?: EngineDeathCause): void;
   /** Bound on one boot, and on how long a caller waits for a restarting engine. */
   readonly bootWaitMs: number;
   /** How often a booted engine's main thread sends a heartbeat, and the silence after which it is killed (ms). */
@@ -92,9 +96,10 @@ export class EngineSupervisor {
 
   /**
    * Which containment the booted engine confirmed from inside (both false before the first
-   * boot), and how many processes its namespace's init has reaped, where that init counts.
+   * boot), how many processes its namespace's init has reaped, where that init counts, and its
+   * sandbox's layers (sandbox/engine-sandbox.ts), each in effect only when the engine saw it so.
    */
-  containment(): { pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number } {
+  containment(): Omit<Isolation, 'tier'> {
     const engine = this.engine;
     const pidNamespace = engine?.command.pidNamespace === true && this.hello?.pidNamespace === true;
     const zombiesReaped = pidNamespace ? engine?.zombiesReaped() : undefined;
@@ -102,6 +107,7 @@ export class EngineSupervisor {
       pidNamespace,
       permissionModel: engine?.command.permissionModel === true && this.hello?.permissionModel === true,
       ...(zombiesReaped === undefined ? {} : { zombiesReaped }),
+      ...engine?.command.sandbox?.layers(this.hello?.sandbox),
     };
   }
 
@@ -149,7 +155,7 @@ export class EngineSupervisor {
             engine.kill('its boot failed');
           } else engine.fail(`a ${message.t} frame before it booted`);
         },
-        (why, end) => {
+        (why, end, cause) => {
           clearTimeout(timer);
           this.spawned.delete(engine);
           if (!booted) {
@@ -160,8 +166,8 @@ export class EngineSupervisor {
           this.engine = undefined;
           this.lastDeath = why;
           // An engine the host's close() ended did not crash.
-          if (!this.closed) this.died(why, end);
-          this.spec.onDeath(why, end);
+          if (!this.closed) this.died(why, end, cause);
+          this.spec.onDeath(why, end, cause);
           this.restart();
         },
       );
@@ -189,7 +195,7 @@ export class EngineSupervisor {
   }
 
   /** The booted engine ended: `engine:unresponsive` first when its watchdog killed it, then `engine:crash`. */
-  private died(why: string, end: EngineEnd): void {
+  private died(why: string, end: EngineEnd, deathCause: EngineDeathCause | undefined): void {
     this.lastCrash = why;
     const pid = this.pid ?? null;
     const packages = [...this.spec.packages];
@@ -203,7 +209,14 @@ export class EngineSupervisor {
       }));
     }
     const runsInFlight = this.spec.runsInFlight();
-    publishEvent('plurnk-execs:engine:crash', () => ({ pid, packages, end, cause: eventText(why), runsInFlight }));
+    publishEvent('plurnk-execs:engine:crash', () => ({
+      pid,
+      packages,
+      end,
+      cause: eventText(why),
+      runsInFlight,
+      ...(deathCause === undefined ? {} : { deathCause }),
+    }));
   }
 
   /** The next engine, after a backoff that doubles with each failure in a row. */

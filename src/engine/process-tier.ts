@@ -5,6 +5,7 @@ import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { Discovery } from '../contracts/registry.js';
 import { CrashBreaker } from '../model/crash-breaker.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
 import { hostFailure } from '../model/host-problems.js';
 import type { Availability, ExecOutcome, Isolation } from '../model/host-types.js';
@@ -63,11 +64,12 @@ class ProcessTier implements Tier {
   ) {
     this.breaker = new CrashBreaker(resolved.breaker);
     this.packages = [...new Set([...discovery.registry.values()].map((entry) => entry.packageName))].sort();
-    const { fsWrite, addons } = resolved.permissions;
+    const { fsWrite, addons, network } = resolved.permissions;
+    const sandbox = { fsWrite, network, memoryMb: resolved.limits.engineMemoryMb, pids: resolved.limits.enginePids };
     this.supervisor = new EngineSupervisor({
       spawn: (onMessage, onDeath) =>
         new EngineProcess(
-          engineCommand(fsWrite, addons),
+          engineCommand(fsWrite, addons, sandbox),
           buildEngineEnv(process.env, detailLimit),
           engineFrameBytes(resolved.limits),
           onMessage,
@@ -89,7 +91,7 @@ class ProcessTier implements Tier {
           // A throwing onProbe is ignored, as in the thread tier.
         }
       },
-      onDeath: (why, end) => this.engineDied(why, end),
+      onDeath: (why, end, cause) => this.engineDied(why, end, cause),
       bootWaitMs: engineWaitMs(resolved),
       // The engine's main thread keeps the thread tier's pace: a heartbeat per period, and the same silence bound.
       heartbeatMs: resolved.limits.heartbeatMs,
@@ -222,13 +224,13 @@ class ProcessTier implements Tier {
    * Every run in flight settles 500 (`engine-crashed`, or `engine-unresponsive` when the
    * watchdog killed it); a death with one run in flight is charged to its tag.
    */
-  private engineDied(why: string, end: EngineEnd): void {
+  private engineDied(why: string, end: EngineEnd, cause?: EngineDeathCause): void {
     const relays = [...this.relays.values()];
     if (relays.length === 1 && !this.closing.aborted)
       this.breaker.record(relays[0]!.tag, `the engine process died: ${why}`);
     for (const relay of relays) {
       if (this.closing.aborted) relay.settleClosed();
-      else relay.settleCrashed(why, end);
+      else relay.settleCrashed(why, end, cause);
     }
     for (const effect of this.effects.values())
       effect.reject(new PlurnkExecsError('effect-failed', `the engine process died: ${why}`));

@@ -23,13 +23,16 @@ export type {
   RecyclePolicy,
   RunContainment,
   RunUsage,
+  SandboxGaps,
   StreamAddress,
 } from '../model/host-types.js';
 export type { Discovery, DiscoveryNotice, ExecInfo, ExecRegistry, RegistryEntry } from '../contracts/registry.js';
 export { OUTCOME_CLASSES, type OutcomeClass } from '../model/outcome-class.js';
 export {
+  ENGINE_DEATH_CAUSES,
   PROBE_FAULTS,
   RUN_END_REASONS,
+  type EngineDeathCause,
   type ForcedEnd,
   type ProbeFault,
   type RunEndReason,

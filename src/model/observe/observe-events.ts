@@ -1,3 +1,4 @@
+import type { EngineDeathCause } from '../fault-kinds.js';
 import type { Effect } from '../../contracts/effect.js';
 import type { ViolationKind } from '../../contracts/violation.js';
 import type { OutcomeClass } from '../outcome-class.js';
@@ -106,6 +107,8 @@ export interface EngineCrashEvent {
   cause: string;
   /** Runs in flight in it, which settle 500 `end`. */
   runsInFlight: number;
+  /** What the host could tell of the death beyond `cause`: `engine-out-of-memory` when its cgroup's OOM killer ended it. */
+  deathCause?: EngineDeathCause;
 }
 
 /** `plurnk-execs:engine:restart`: the host starts another engine for these packages, after `delayMs`. */

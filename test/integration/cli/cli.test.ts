@@ -10,6 +10,7 @@ import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { detectInit } from '../../../src/engine/namespace-init.js';
+import type { Isolation } from '../../../src/host/index.js';
 
 const BUILT_IN = [
   'sh',
@@ -49,7 +50,7 @@ describe('plurnk-execs probe', () => {
       bootMs: number;
       cores: number;
       node: string;
-      isolation: { tier: string; pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number };
+      isolation: Isolation;
       tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
     };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
@@ -58,12 +59,21 @@ describe('plurnk-execs probe', () => {
     // The process tier is the default, and the report says what containment it measured.
     // The namespace's init reports what it reaped where it counts (Perl).
     const counted = detectPidNamespace() !== null && detectInit() === 'perl';
-    expect(report.isolation).toEqual({
+    const { capabilities, fsView, cgroup, network, missing, ...contained } = report.isolation;
+    expect(contained).toEqual({
       tier: 'process',
       pidNamespace: detectPidNamespace() !== null,
       permissionModel: true,
       ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
     });
+    // And the sandbox's layers, each in effect or said missing: the network is shared by default.
+    expect({ capabilities, fsView, cgroup: cgroup === undefined, network }).toEqual({
+      capabilities: expect.stringMatching(/^(none|inherited)$/),
+      fsView: expect.stringMatching(/^(read-only|open)$/),
+      cgroup: false,
+      network: 'shared',
+    });
+    expect(missing?.network).toMatch(/^permissions\.network is true/);
     const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
     expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
     expect(row('jq')).toMatchObject({
@@ -113,6 +123,11 @@ describe('plurnk-execs probe', () => {
       const { code, stdout } = await runCli(argv, { cwd });
       expect(code).toBe(0);
       expect(stdout).toContain(processLine);
+      // The engine's sandbox, layer by layer, and why the network is shared (the default).
+      expect(stdout).toMatch(
+        /^sandbox: capabilities (none|inherited) · filesystem (read-only|open) · cgroup .+ · network shared$/m,
+      );
+      expect(stdout).toMatch(/^ {2}network: permissions\.network is true \(the default\)/m);
       expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
     }
     const thread = await runCli(['probe', '--isolation', 'thread'], { cwd });

@@ -15,6 +15,8 @@ export type {
   ChannelOutput,
   ChannelPart,
   EmbeddingSinks,
+  EngineContainment,
+  EngineIsolation,
   ExecOutcome,
   ExecRequest,
   Host,

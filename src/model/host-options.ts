@@ -36,6 +36,8 @@ export interface ResolvedHostOptions {
   spares: { max: number; idleMs: number };
   /** The process tier's Node permission model: the directories Node code in the engine may write under, and native addons. */
   permissions: { fsWrite: string[]; addons: boolean };
+  /** The process tier's engines: the groups of packages that share one (every other package has its own). */
+  engines: { shared: string[][] };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -48,8 +50,18 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission, spares, permissions } =
-    parsed.output;
+  const {
+    probeTimeoutMs,
+    loadTimeoutMs,
+    defaultRuntime,
+    recycle,
+    limits,
+    breaker,
+    admission,
+    spares,
+    permissions,
+    engines,
+  } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -68,6 +80,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       fsWrite: (permissions?.fsWrite ?? [options.cwd ?? process.cwd(), tmpdir()]).map((dir) => resolve(dir)),
       addons: permissions?.addons === true,
     },
+    engines: { shared: (engines?.shared ?? []).map((group) => [...group]) },
     onProbe,
   };
 }

@@ -63,6 +63,13 @@ export interface HostOptions {
    * native addons (default false: `process.dlopen` and `.node` imports are refused).
    */
   permissions?: { fsWrite?: string[]; addons?: boolean };
+  /**
+   * The process tier's engines (docs/isolation.md): by default every leaf package gets an engine
+   * process of its own, so no package's leaves can reach another's runs. `shared` lists groups
+   * of packages the service trusts together, each group run in one engine (names as in their
+   * package.json; a package in no group keeps its own engine). Default: no group.
+   */
+  engines?: { shared?: string[][] };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
   /**
@@ -222,25 +229,54 @@ export interface Availability {
   degraded?: { reason: string; crashes: number; retryInMs: number };
 }
 
+/**
+ * What one engine's containment is, measured (docs/isolation.md): what its command asked for and
+ * the engine confirmed from inside, before any leaf loaded.
+ */
+export interface EngineContainment {
+  /** It runs in a PID namespace of its own, under the namespace's init (it saw a namespace other than the service's, and the init as its parent). */
+  pidNamespace: boolean;
+  /** Node's permission model holds its file writes (it saw `process.permission`). */
+  permissionModel: boolean;
+  /** How many processes its namespace's init has reaped since it started; absent where the init cannot count or there is none. */
+  zombiesReaped?: number;
+}
+
+/** One engine process of the process tier: the packages it runs, and its containment. */
+export interface EngineIsolation extends EngineContainment {
+  /** The leaf packages whose threads run in it (one, unless `engines.shared` grouped several). */
+  packages: string[];
+  /** Their served tags, in discovery order. */
+  tags: string[];
+  /** The engine's pid as the service sees it; null while it is being restarted. */
+  pid: number | null;
+}
+
 /** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
 export interface Isolation {
   /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
   tier: 'process' | 'thread';
   /**
-   * The engine runs in a PID namespace of its own, under the namespace's init, which reaps the
-   * orphans its runs leave (the engine saw a namespace other than the service's, and the init
-   * as its parent).
+   * Every engine runs in a PID namespace of its own, under the namespace's init, which reaps the
+   * orphans its runs leave (each engine saw a namespace other than the service's, and the init
+   * as its parent). False with no engine running.
    */
   pidNamespace: boolean;
-  /** Node's permission model holds the engine's file writes (it saw `process.permission`). */
+  /** Node's permission model holds every engine's file writes (each saw `process.permission`). */
   permissionModel: boolean;
   /**
-   * How many processes the current engine's namespace init has reaped (waited for) since the
-   * engine started — orphans its runs left, each a zombie until then — as the init itself counts
-   * them. Absent in the thread tier, without a namespace, or where the init cannot count (the
-   * `sh` init, where Perl is missing). A restarted engine counts from 0.
+   * How many processes the current engines' namespace inits have reaped (waited for) since each
+   * engine started — orphans their runs left, each a zombie until then — as the inits themselves
+   * count them, summed. Absent in the thread tier, without a namespace, or where the init cannot
+   * count (the `sh` init, where Perl is missing). A restarted engine counts from 0.
    */
   zombiesReaped?: number;
+  /**
+   * The process tier's engines, one entry per engine process (by default one per leaf package);
+   * absent in the thread tier. The fields above summarize them: `pidNamespace` and
+   * `permissionModel` are true when they hold in every engine, `zombiesReaped` is their sum.
+   */
+  engines?: EngineIsolation[];
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */

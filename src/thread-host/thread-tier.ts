@@ -42,7 +42,7 @@ export class ThreadTier implements Tier {
   constructor(
     readonly discovery: Discovery,
     private readonly tags: ReadonlyMap<string, BootedTag>,
-    private readonly options: Omit<ResolvedHostOptions, 'permissions'>,
+    private readonly options: Omit<ResolvedHostOptions, 'permissions' | 'engines'>,
     private readonly detailLimit: number,
     private readonly breaker: CrashBreaker,
     /** Aborted when the host closes: runs in flight settle 499 at once, waits for threads end. */

@@ -12,6 +12,7 @@ import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from
 import { openFrameChannel } from './frame-channel.js';
 import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
+import { AckBatch } from './ack-batch.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
 import { trackStateChanges } from './state-changes.js';
@@ -29,10 +30,16 @@ const channel = openFrameChannel(
   () => process.exit(70),
 );
 socket.on('close', () => process.exit(0));
-/** Forwarded sink calls, one frame a turn (sink-batch.ts). */
-const batch = new SinkBatch((frame) => void channel.send(frame));
-/** Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the engine's order. */
+/** The exec and effect frames received, acknowledged once a turn and before any other frame (ack-batch.ts). */
+const acks = new AckBatch((frame) => void channel.send(frame));
+/** Forwarded sink calls, one frame a turn (sink-batch.ts), after the acknowledgements gathered so far. */
+const batch = new SinkBatch((frame) => {
+  acks.flush();
+  channel.send(frame);
+});
+/** Every other frame: the acknowledgements and the batch queued so far go first, so the wire keeps the engine's order. */
 function send(message: EngineMessage): boolean {
+  acks.flush();
   batch.flush();
   return channel.send(message);
 }
@@ -59,10 +66,12 @@ async function onMessage(message: ServiceMessage): Promise<void> {
     case 'boot':
       return boot(message);
     case 'exec':
+      acks.add(message.id);
       return track(exec(message.id, message.request, message.aborted));
     case 'abort':
       return runs.get(message.id)?.controller.abort(decodeAbortReason(message.reason));
     case 'effect':
+      acks.add(message.id);
       return track(effect(message.id, message.tag, message.target));
     case 'sink-reply': {
       const ask = asks.get(message.call);

@@ -60,6 +60,12 @@ export const EngineMessageSchema = v.variant('t', [
   v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
   /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
   v.strictObject({ t: v.literal('heartbeat') }),
+  /**
+   * The exec and effect frames the engine's main thread received, by id, in the order they came
+   * (gathered over one turn: ack-batch.ts): one it never acknowledges was taken off the channel
+   * by someone else, and its engine is unresponsive (call-ledger.ts).
+   */
+  v.strictObject({ t: v.literal('ack'), ids: v.pipe(v.array(Id), v.minLength(1)) }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
   v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
   v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),
@@ -95,8 +101,11 @@ export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
 /** The discovery the engine boots over: no service environment, only what the leaves own. */
 export type EngineDiscovery = Omit<Discovery, 'notices'>;
 
-/** The options the engine's thread tier boots with: the service's, resolved once there (no function, no permissions: the engine's own). */
-export type EngineHostOptions = Omit<ResolvedHostOptions, 'onProbe' | 'permissions'>;
+/**
+ * The options the engine's thread tier boots with: the service's, resolved once there (no
+ * function; no permissions, the engine's own; no engine groups, the service's business).
+ */
+export type EngineHostOptions = Omit<ResolvedHostOptions, 'onProbe' | 'permissions' | 'engines'>;
 
 /** The request of one run as it crosses: the caller's signal and sinks stay with the service. */
 export interface WireExecRequest {

@@ -9,6 +9,7 @@ import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { detectInit } from '../../../src/engine/namespace-init.js';
+import type { Isolation } from '../../../src/host/index.js';
 
 const BUILT_IN = [
   'sh',
@@ -48,7 +49,7 @@ describe('plurnk-execs probe', () => {
       bootMs: number;
       cores: number;
       node: string;
-      isolation: { tier: string; pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number };
+      isolation: Isolation;
       tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
     };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
@@ -57,11 +58,18 @@ describe('plurnk-execs probe', () => {
     // The process tier is the default, and the report says what containment it measured.
     // The namespace's init reports what it reaped where it counts (Perl).
     const counted = detectPidNamespace() !== null && detectInit() === 'perl';
+    const reaped = counted ? { zombiesReaped: expect.any(Number) } : {};
+    const contained = { pidNamespace: detectPidNamespace() !== null, permissionModel: true, ...reaped };
+    // One engine per built-in leaf package, each measured on its own.
     expect(report.isolation).toEqual({
       tier: 'process',
-      pidNamespace: detectPidNamespace() !== null,
-      permissionModel: true,
-      ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
+      ...contained,
+      engines: ['common', 'git', 'jq', 'sqlite', 'wasm'].map((leaf) => ({
+        packages: [`@plurnk/plurnk-execs-${leaf}`],
+        tags: report.tags.filter((row) => row.package === `@plurnk/plurnk-execs-${leaf}`).map((row) => row.tag),
+        pid: expect.any(Number),
+        ...contained,
+      })),
     });
     const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
     expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
@@ -102,10 +110,16 @@ describe('plurnk-execs probe', () => {
     const cwd = projectWith(['exec-echo']);
     const yes = detectPidNamespace() === null ? 'NO' : 'yes';
     const processLine = `isolation: process tier · PID namespace ${yes} · permission model yes\n`;
+    // Then one line per engine: here the one package's.
+    const engineLine = new RegExp(
+      `^  engine of exec-echo \\(4 tags\\) · pid \\d+ · PID namespace ${yes} · permission model yes( · reaped \\d+)?$`,
+      'm',
+    );
     for (const argv of [['probe'], ['probe', '--isolation', 'process']]) {
       const { code, stdout } = await runCli(argv, { cwd });
       expect(code).toBe(0);
       expect(stdout).toContain(processLine);
+      expect(stdout).toMatch(engineLine);
       expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
     }
     const thread = await runCli(['probe', '--isolation', 'thread'], { cwd });

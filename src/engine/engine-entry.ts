@@ -93,7 +93,12 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   init = underNamespaceInit(message.servicePidNamespace);
   send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
-  setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
+  // It carries the engine's state when that changed since the engine last sent it (the breaker
+  // spoke while nothing ran): the service's view lags by one heartbeat at most.
+  setInterval(() => {
+    const state = tier === undefined ? undefined : changedState(engineState(tier));
+    send(state === undefined ? { t: 'heartbeat' } : { t: 'heartbeat', state });
+  }, message.heartbeatMs).unref();
   try {
     const options = {
       ...message.options,

@@ -226,6 +226,10 @@ export class EngineLane {
         this.answered(engine, message.id);
         return relay.settle(outcome);
       }
+      case 'heartbeat':
+        // A heartbeat that carries a state: the engine's breaker spoke while nothing ran.
+        if (message.state !== undefined) this.setState(message.state);
+        return;
       case 'effect':
       case 'effect-error': {
         const pending = this.effects.get(message.id)!;

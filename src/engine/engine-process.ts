@@ -169,7 +169,7 @@ export class EngineProcess {
       return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
     this.watchdog?.beat();
     const message = parsed.output;
-    if (message.t === 'heartbeat') return;
+    if (message.t === 'heartbeat' && message.state === undefined) return;
     if (message.t === 'ack') {
       const wrong =
         this.ledger === undefined ? 'an acknowledgement before it was sent any call' : this.ledger.acked(message.ids);

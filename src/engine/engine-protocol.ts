@@ -58,8 +58,11 @@ export const EngineMessageSchema = v.variant('t', [
    * service's (namespace-init.ts), whether `process.permission` exists.
    */
   v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
-  /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
-  v.strictObject({ t: v.literal('heartbeat') }),
+  /**
+   * Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers;
+   * with its state when that changed since it last sent it (state-changes.ts).
+   */
+  v.strictObject({ t: v.literal('heartbeat'), state: v.optional(EngineStateSchema) }),
   /**
    * The exec and effect frames the engine's main thread received, by id, in the order they came
    * (gathered over one turn: ack-batch.ts): one it never acknowledges was taken off the channel

@@ -30,6 +30,8 @@ export function outOfScope(message: EngineMessage, scope: WireScope): string | u
     case 'outcome':
       if (!scope.runs.has(message.id)) return notInFlight('an outcome of run', message.id);
       return message.state === undefined ? undefined : stateOutOfScope(message.state, scope.tags);
+    case 'heartbeat':
+      return message.state === undefined ? undefined : stateOutOfScope(message.state, scope.tags);
     case 'effect':
     case 'effect-error':
       return scope.effects.has(message.id) ? undefined : notInFlight(`an ${message.t} reply to call`, message.id);

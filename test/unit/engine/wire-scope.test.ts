@@ -44,6 +44,7 @@ describe('what a frame from one engine may concern', () => {
     ['an interaction of its run', { t: 'sink-request', id: 4, call: 0, name: 'interact', args: [] }],
     ['an answer to its effect call', { t: 'effect', id: 5, effect: 'read' }],
     ['a heartbeat', { t: 'heartbeat' }],
+    ['a heartbeat with its own tags’ state', { t: 'heartbeat', state: state(['gojq']) }],
   ])('accepts %s', (_case, message) => {
     expect(outOfScope(frame(message), SCOPE)).toBeUndefined();
   });
@@ -69,6 +70,11 @@ describe('what a frame from one engine may concern', () => {
       'a state for a tag of another package, on an outcome of its own run',
       { t: 'outcome', id: 3, outcome: OUTCOME, lengths: {}, state: state(['jq', 'sh']) },
       /^a state naming tag "sh", which is not one of its packages'/,
+    ],
+    [
+      'a heartbeat with a state listing a tag no package of it declares',
+      { t: 'heartbeat', state: state(['jq', 'ghost']) },
+      /^a state naming tag "ghost"/,
     ],
     ['an effect reply no call awaits', { t: 'effect', id: 3, effect: 'pure' }, /^an effect reply to call 3, which/],
     [

@@ -30,16 +30,12 @@ const channel = openFrameChannel(
   () => process.exit(70),
 );
 socket.on('close', () => process.exit(0));
-/** The exec and effect frames received, acknowledged once a turn and before any other frame (ack-batch.ts). */
-const acks = new AckBatch((frame) => void channel.send(frame));
-/** Forwarded sink calls, one frame a turn (sink-batch.ts), after the acknowledgements gathered so far. */
-const batch = new SinkBatch((frame) => {
-  acks.flush();
-  channel.send(frame);
-});
-/** Every other frame: the acknowledgements and the batch queued so far go first, so the wire keeps the engine's order. */
+/** The exec and effect frames read since the last heartbeat, which acknowledges them (ack-batch.ts). */
+const acks = new AckBatch();
+/** Forwarded sink calls, one frame a turn (sink-batch.ts). */
+const batch = new SinkBatch((frame) => void channel.send(frame));
+/** Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the engine's order. */
 function send(message: EngineMessage): boolean {
-  acks.flush();
   batch.flush();
   return channel.send(message);
 }
@@ -93,11 +89,13 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   init = underNamespaceInit(message.servicePidNamespace);
   send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
-  // It carries the engine's state when that changed since the engine last sent it (the breaker
-  // spoke while nothing ran): the service's view lags by one heartbeat at most.
+  // It acknowledges the exec and effect frames read since the last one, and carries the engine's
+  // state when that changed since the engine last sent it (the breaker spoke while nothing ran):
+  // the service's view lags by one heartbeat at most.
   setInterval(() => {
+    const read = acks.take();
     const state = tier === undefined ? undefined : changedState(engineState(tier));
-    send(state === undefined ? { t: 'heartbeat' } : { t: 'heartbeat', state });
+    send({ t: 'heartbeat', ...(read === undefined ? {} : { acks: read }), ...(state === undefined ? {} : { state }) });
   }, message.heartbeatMs).unref();
   try {
     const options = {

@@ -169,11 +169,16 @@ export class EngineProcess {
       return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
     this.watchdog?.beat();
     const message = parsed.output;
-    if (message.t === 'heartbeat' && message.state === undefined) return;
-    if (message.t === 'ack') {
-      const wrong =
-        this.ledger === undefined ? 'an acknowledgement before it was sent any call' : this.ledger.acked(message.ids);
-      return wrong === undefined ? undefined : this.fail(wrong);
+    if (message.t === 'heartbeat') {
+      if (message.acks !== undefined) {
+        const wrong =
+          this.ledger === undefined
+            ? 'an acknowledgement before it was sent any call'
+            : this.ledger.acked(message.acks);
+        if (wrong !== undefined) return this.fail(wrong);
+      }
+      // A heartbeat that carries a state goes on to the engine's lane, which holds it to its tags.
+      if (message.state === undefined) return;
     }
     this.onMessage(message);
   }

@@ -59,16 +59,17 @@ export const EngineMessageSchema = v.variant('t', [
    */
   v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
   /**
-   * Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers;
-   * with its state when that changed since it last sent it (state-changes.ts).
+   * Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers.
+   * `acks`: the exec and effect frames it read since the last one, by id, in the order it read
+   * them (ack-batch.ts) — one never acknowledged was taken off the channel by someone else, and
+   * its engine is unresponsive (call-ledger.ts); `state`: its state, when that changed since it
+   * last sent it (state-changes.ts).
    */
-  v.strictObject({ t: v.literal('heartbeat'), state: v.optional(EngineStateSchema) }),
-  /**
-   * The exec and effect frames the engine's main thread received, by id, in the order they came
-   * (gathered over one turn: ack-batch.ts): one it never acknowledges was taken off the channel
-   * by someone else, and its engine is unresponsive (call-ledger.ts).
-   */
-  v.strictObject({ t: v.literal('ack'), ids: v.pipe(v.array(Id), v.minLength(1)) }),
+  v.strictObject({
+    t: v.literal('heartbeat'),
+    acks: v.optional(v.pipe(v.array(Id), v.minLength(1))),
+    state: v.optional(EngineStateSchema),
+  }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
   v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
   v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),

@@ -1,30 +1,15 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { AckBatch, type AckFrame } from '../../../src/engine/ack-batch.js';
+import { AckBatch } from '../../../src/engine/ack-batch.js';
 
-describe('the acknowledgements an engine sends', () => {
-  it('acknowledges the frames of one turn in one frame, in the order they came, at the turn’s end', async () => {
-    const frames: AckFrame[] = [];
-    const acks = new AckBatch((frame) => void frames.push(frame));
+describe('the acknowledgements an engine’s heartbeat carries', () => {
+  it('gives the ids read since the last heartbeat, in the order they were read, once', () => {
+    const acks = new AckBatch();
+    expect(acks.take()).toBeUndefined();
     acks.add(4);
     acks.add(5);
-    expect(frames).toEqual([]);
-    await nextTurn();
+    expect(acks.take()).toEqual([4, 5]);
+    expect(acks.take()).toBeUndefined();
     acks.add(6);
-    await nextTurn();
-    expect(frames).toEqual([
-      { t: 'ack', ids: [4, 5] },
-      { t: 'ack', ids: [6] },
-    ]);
-  });
-
-  it('sends what it holds at once when flushed (before any other frame), and nothing when empty', async () => {
-    const frames: AckFrame[] = [];
-    const acks = new AckBatch((frame) => void frames.push(frame));
-    acks.flush();
-    acks.add(1);
-    acks.flush();
-    await nextTurn();
-    expect(frames).toEqual([{ t: 'ack', ids: [1] }]);
+    expect(acks.take()).toEqual([6]);
   });
 });

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { discoverFixtures, discoverLeaves } from './bench-leaves.js';
-import { descendantsOf, type TreeProcess } from './process-tree.js';
+import { descendantsOf, pssMb, type TreeProcess } from './process-tree.js';
 
 // The memory scenario's measurements, each in a fresh Node process started with --expose-gc
 // so RSS starts from the same floor and no earlier scenario's garbage is counted. Started
@@ -25,6 +25,8 @@ export interface EngineCost {
   readonly tags: number;
   /** The engine's node process. */
   readonly rssMb: number;
+  /** Its proportional share: what the machine holds for it alone, shared pages divided among their sharers. */
+  readonly pssMb: number;
   /** Its `unshare` and its namespace's init (0 without a namespace). */
   readonly machineryMb: number;
   /** CPU the three used while the host sat idle for `idleMs`. */
@@ -42,6 +44,8 @@ export interface MemoryAnswer {
   readonly statuses: Record<string, number>;
   /** boot-process: each engine's cost. */
   readonly engines?: readonly EngineCost[];
+  /** boot-all and boot-process: the same before and after, as proportional set sizes (process-tree.ts). */
+  readonly pss?: { readonly beforeMb: number; readonly afterMb: number };
 }
 
 if (process.argv[1] !== fileURLToPath(import.meta.url)) {
@@ -80,11 +84,13 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
 async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
   const { discovery } = await discoverLeaves(cwd);
   const beforeMb = await settledRss();
+  const beforePss = pssMb('self');
   const host = await bootHost(discovery);
   const afterMb = await settledRss();
+  const pss = { beforeMb: beforePss, afterMb: pssMb('self') };
   const statuses = { tags: discovery.registry.size, available: host.availableRuntimes().length };
   await host.close();
-  return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses };
+  return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses, pss };
 }
 
 /**
@@ -94,9 +100,11 @@ async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
 async function measureBootProcess(cwd: string, idleMs: number): Promise<MemoryAnswer> {
   const { discovery } = await discoverLeaves(cwd);
   const beforeMb = await settledRss();
+  const beforePss = pssMb('self');
   const host = await bootProcessHost(discovery);
   try {
     const serviceMb = await settledRss(1000);
+    const servicePss = pssMb('self');
     const booted = descendantsOf(process.pid);
     const engines = host.isolation().engines ?? [];
     await sleep(idleMs);
@@ -108,6 +116,7 @@ async function measureBootProcess(cwd: string, idleMs: number): Promise<MemoryAn
         packages: engine.packages,
         tags: engine.tags.length,
         rssMb: node?.rssMb ?? 0,
+        pssMb: node?.pssMb ?? 0,
         machineryMb: machinery.reduce((sum, row) => sum + row.rssMb, 0),
         idleCpuMs: [node, ...machinery].reduce((sum, row) => sum + (row === undefined ? 0 : used(row)), 0),
       };
@@ -119,7 +128,8 @@ async function measureBootProcess(cwd: string, idleMs: number): Promise<MemoryAn
       engines: engines.length,
       serviceMb: Math.round(serviceMb),
     };
-    return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses, engines: costs };
+    const pss = { beforeMb: beforePss, afterMb: servicePss + booted.reduce((sum, row) => sum + row.pssMb, 0) };
+    return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses, engines: costs, pss };
   } finally {
     await host.close();
   }

@@ -8,6 +8,11 @@ export interface TreeProcess {
   readonly command: string;
   /** Resident memory (`VmRSS`), MB. */
   readonly rssMb: number;
+  /**
+   * Its proportional share of that (`Pss`, /proc/<pid>/smaps_rollup), MB: a page shared by n
+   * processes — the node binary and its libraries, ~40 MB each node process maps — counts 1/n.
+   */
+  readonly pssMb: number;
   /** CPU time it has used, user and system, ms (Linux counts it in ticks of 10 ms). */
   readonly cpuMs: number;
 }
@@ -40,6 +45,12 @@ export function descendantsOf(root: number): TreeProcess[] {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cpuMs = (Number(fields[11]) + Number(fields[12])) * TICK_MS;
     const command = (readProcFile(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim();
-    return [{ pid, ppid: table.get(pid)!.ppid, command, rssMb: rssKb / 1024, cpuMs }];
+    return [{ pid, ppid: table.get(pid)!.ppid, command, rssMb: rssKb / 1024, pssMb: pssMb(pid), cpuMs }];
   });
+}
+
+/** A process's proportional set size (`Pss` of /proc/<pid>/smaps_rollup), MB; 0 where it cannot be read. */
+export function pssMb(pid: number | 'self'): number {
+  const rollup = readProcFile(`/proc/${pid}/smaps_rollup`);
+  return Number(/^Pss:\s*(\d+)/m.exec(rollup ?? '')?.[1] ?? 0) / 1024;
 }

@@ -15,7 +15,7 @@ import { sweepNamespace } from './namespace-sweep.js';
 import { AckBatch } from './ack-batch.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
-import { trackStateChanges } from './state-changes.js';
+import { trackDegradation, trackStateChanges } from './state-changes.js';
 
 // The engine process: the thread host, booted here instead of in the embedding service. It
 // speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
@@ -56,6 +56,8 @@ const asks = new Map<number, { resolve(value: unknown): void; reject(error: Erro
 let nextAsk = 0;
 /** The engine's state when it differs from what the service last heard (state-changes.ts). */
 const changedState = trackStateChanges();
+/** Whether the breaker spoke since the last heartbeat (state-changes.ts): only then is the state built again. */
+const degradationMoved = trackDegradation();
 
 async function onMessage(message: ServiceMessage): Promise<void> {
   switch (message.t) {
@@ -94,7 +96,7 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   // the service's view lags by one heartbeat at most.
   setInterval(() => {
     const read = acks.take();
-    const state = tier === undefined ? undefined : changedState(engineState(tier));
+    const state = tier !== undefined && degradationMoved(tier) ? changedState(engineState(tier)) : undefined;
     send({ t: 'heartbeat', ...(read === undefined ? {} : { acks: read }), ...(state === undefined ? {} : { state }) });
   }, message.heartbeatMs).unref();
   try {

@@ -46,6 +46,8 @@ export async function benchEngines(context: BenchContext): Promise<ScenarioRepor
   const thread = await measureInChild({ mode: 'boot-all', cwd: context.cwd });
   const added = engines.afterMb - engines.beforeMb;
   const threadAdded = thread.afterMb - thread.beforeMb;
+  const pssAdded = engines.pss === undefined ? 0 : engines.pss.afterMb - engines.pss.beforeMb;
+  const threadPssAdded = thread.pss === undefined ? 0 : thread.pss.afterMb - thread.pss.beforeMb;
   const rows: BenchRow[] = [
     { ...bootRow, target: target(bootRow.ratio!, '<=', 2) },
     {
@@ -56,6 +58,14 @@ export async function benchEngines(context: BenchContext): Promise<ScenarioRepor
       ratio: added / threadAdded,
       target: target(added, '<=', 250, 'subject'),
     },
+    {
+      name: `the same as proportional set sizes: a page shared by n processes counts 1/n`,
+      unit: 'MB',
+      subject: single(pssAdded),
+      baseline: { name: 'thread tier, the same tags', stat: single(threadPssAdded) },
+      ratio: pssAdded / threadPssAdded,
+      target: target(pssAdded, '<=', 250, 'subject'),
+    },
   ];
   const costs = engines.engines ?? [];
   return {
@@ -64,13 +74,13 @@ export async function benchEngines(context: BenchContext): Promise<ScenarioRepor
     notes: [
       `${source}: ${leaves.length} tags of ${packages} packages, ${engines.statuses.available} available; the service itself went from ${engines.beforeMb.toFixed(0)} to ${engines.statuses.serviceMb} MB.`,
       `Each engine just booted (its node process; its init and unshare), and the CPU all three used over ${idleMs / 1000} s idle: ${costs.map(describeCost).join('; ')}.`,
-      `An idle engine costs its node process's RSS (${range(costs.map((cost) => cost.rssMb))} MB here, a warm thread per package included) and ${range(costs.map((cost) => cost.machineryMb))} MB for its init and unshare; its heartbeat, every limits.heartbeatMs, is all it does.`,
+      `An idle engine costs its node process's RSS (${range(costs.map((cost) => cost.rssMb))} MB here, a warm thread per package included; ${range(costs.map((cost) => cost.pssMb))} MB of it its own, the rest the node binary and libraries every node process shares) and ${range(costs.map((cost) => cost.machineryMb))} MB for its init and unshare; its heartbeat, every limits.heartbeatMs, is all it does.`,
     ],
   };
 }
 
 function describeCost(cost: EngineCost): string {
-  return `${cost.packages.join(' + ')} (${cost.tags} tag${cost.tags === 1 ? '' : 's'}): ${cost.rssMb.toFixed(0)} MB + ${cost.machineryMb.toFixed(1)} MB, ${cost.idleCpuMs} ms CPU`;
+  return `${cost.packages.join(' + ')} (${cost.tags} tag${cost.tags === 1 ? '' : 's'}): ${cost.rssMb.toFixed(0)} MB (PSS ${cost.pssMb.toFixed(0)}) + ${cost.machineryMb.toFixed(1)} MB, ${cost.idleCpuMs} ms CPU`;
 }
 
 function range(values: readonly number[]): string {

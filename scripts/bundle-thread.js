@@ -5,6 +5,11 @@
 // modules of dist/ are listed beside the bundle: the host uses the bundle only while none is newer
 // (src/thread-host/threads/thread-bundle.ts), so a `tsc -b` alone never leaves threads on stale code.
 // (valibot's copy in the bundle is the bundle's own: where npm puts valibot does not matter.)
+// The engine process's entry is bundled the same way, into dist/engine/bundle/engine-entry.js
+// (three levels down, as deep as dist/thread-host/dispatch/leaf-stack.js, which finds the package
+// root three levels up from itself):
+// every package's engine loads it at each start (src/engine/engine-command.ts). piscina stays
+// outside: it finds its own worker file beside itself.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,3 +41,27 @@ for (const chunk of output)
   if (chunk.type === 'chunk')
     for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
 writeFileSync(join(OUT, 'thread-root.inputs.json'), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);
+
+const ENGINE_OUT = join(ROOT, 'dist', 'engine', 'bundle');
+rmSync(ENGINE_OUT, { recursive: true, force: true });
+const engine = await rolldown({
+  input: { 'engine-entry': join(ROOT, 'dist', 'engine', 'engine-entry.js') },
+  platform: 'node',
+  external: [/^node:/, 'piscina'],
+  logLevel: 'warn',
+});
+const engineBuilt = await engine.write({
+  dir: ENGINE_OUT,
+  format: 'esm',
+  entryFileNames: '[name].js',
+  chunkFileNames: 'engine-chunk-[name]-[hash].js',
+  sourcemap: false,
+  banner:
+    '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
+});
+await engine.close();
+const engineInputs = new Set();
+for (const chunk of engineBuilt.output)
+  if (chunk.type === 'chunk')
+    for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) engineInputs.add(relative(ROOT, id));
+writeFileSync(join(ENGINE_OUT, 'engine-entry.inputs.json'), `${JSON.stringify([...engineInputs].sort(), null, 1)}\n`);

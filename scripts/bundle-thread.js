@@ -20,48 +20,34 @@ const OUT = join(ROOT, 'dist', 'worker');
 const CHUNK = /^thread-chunk-.*\.js$/;
 
 for (const name of readdirSync(OUT)) if (CHUNK.test(name)) rmSync(join(OUT, name));
-const bundle = await rolldown({
-  input: { 'thread-root': join(ROOT, 'scripts', 'thread-root.js') },
-  platform: 'node',
-  external: [/^node:/],
-  logLevel: 'warn',
-});
-const { output } = await bundle.write({
-  dir: OUT,
-  format: 'esm',
-  entryFileNames: '[name].js',
-  chunkFileNames: 'thread-chunk-[name]-[hash].js',
-  sourcemap: false,
-  banner:
-    '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
-});
-await bundle.close();
-const inputs = new Set();
-for (const chunk of output)
-  if (chunk.type === 'chunk')
-    for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
-writeFileSync(join(OUT, 'thread-root.inputs.json'), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);
+await bundleInto(OUT, 'thread-root', join(ROOT, 'scripts', 'thread-root.js'), [/^node:/], 'thread-chunk');
 
 const ENGINE_OUT = join(ROOT, 'dist', 'engine', 'bundle');
 rmSync(ENGINE_OUT, { recursive: true, force: true });
-const engine = await rolldown({
-  input: { 'engine-entry': join(ROOT, 'dist', 'engine', 'engine-entry.js') },
-  platform: 'node',
-  external: [/^node:/, 'piscina'],
-  logLevel: 'warn',
-});
-const engineBuilt = await engine.write({
-  dir: ENGINE_OUT,
-  format: 'esm',
-  entryFileNames: '[name].js',
-  chunkFileNames: 'engine-chunk-[name]-[hash].js',
-  sourcemap: false,
-  banner:
-    '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
-});
-await engine.close();
-const engineInputs = new Set();
-for (const chunk of engineBuilt.output)
-  if (chunk.type === 'chunk')
-    for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) engineInputs.add(relative(ROOT, id));
-writeFileSync(join(ENGINE_OUT, 'engine-entry.inputs.json'), `${JSON.stringify([...engineInputs].sort(), null, 1)}\n`);
+await bundleInto(
+  ENGINE_OUT,
+  'engine-entry',
+  join(ROOT, 'dist', 'engine', 'engine-entry.js'),
+  [/^node:/, 'piscina'],
+  'engine-chunk',
+);
+
+/** Bundles `input` into `<dir>/<name>.js` (and chunks), and lists the modules of dist/ it holds in `<name>.inputs.json`. */
+async function bundleInto(dir, name, input, external, chunkPrefix) {
+  const bundle = await rolldown({ input: { [name]: input }, platform: 'node', external, logLevel: 'warn' });
+  const { output } = await bundle.write({
+    dir,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: `${chunkPrefix}-[name]-[hash].js`,
+    sourcemap: false,
+    banner:
+      '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
+  });
+  await bundle.close();
+  const inputs = new Set();
+  for (const chunk of output)
+    if (chunk.type === 'chunk')
+      for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
+  writeFileSync(join(dir, `${name}.inputs.json`), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);
+}

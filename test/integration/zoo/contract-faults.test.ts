@@ -76,8 +76,8 @@ describe('the zoo: forbidden habits', () => {
     const shown =
       TIER === 'process' ? (/process\.kill\((-?\d+)\)/.exec(out.violations[0]?.detail ?? '')?.[1] ?? '') : pid;
     if (TIER === 'process' && pid === -1) expect(shown).toBe('-1');
-    // Both tiers run the same signal guard; the process tier's leaf sees its engine's pid and
-    // group. The engine is not pid 1 of its namespace (its init is), so -1 is every process there too.
+    // Both tiers run the same signal guard; the process tier's leaf sees its engine's pid and group.
+    // The engine is not its namespace's pid 1 (the init is), so -1 means every process there too.
     const refusal = `process.kill(${shown}): ${whose}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([{ kind: 'forbidden-signal', detail: refusal }]);

@@ -5,6 +5,11 @@
 // modules of dist/ are listed beside the bundle: the host uses the bundle only while none is newer
 // (src/thread-host/threads/thread-bundle.ts), so a `tsc -b` alone never leaves threads on stale code.
 // (valibot's copy in the bundle is the bundle's own: where npm puts valibot does not matter.)
+// The engine process's entry is bundled the same way, into dist/engine/bundle/engine-entry.js
+// (three levels down, as deep as dist/thread-host/dispatch/leaf-stack.js, which finds the package
+// root three levels up from itself):
+// every package's engine loads it at each start (src/engine/engine-command.ts). piscina stays
+// outside: it finds its own worker file beside itself.
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,24 +20,34 @@ const OUT = join(ROOT, 'dist', 'worker');
 const CHUNK = /^thread-chunk-.*\.js$/;
 
 for (const name of readdirSync(OUT)) if (CHUNK.test(name)) rmSync(join(OUT, name));
-const bundle = await rolldown({
-  input: { 'thread-root': join(ROOT, 'scripts', 'thread-root.js') },
-  platform: 'node',
-  external: [/^node:/],
-  logLevel: 'warn',
-});
-const { output } = await bundle.write({
-  dir: OUT,
-  format: 'esm',
-  entryFileNames: '[name].js',
-  chunkFileNames: 'thread-chunk-[name]-[hash].js',
-  sourcemap: false,
-  banner:
-    '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
-});
-await bundle.close();
-const inputs = new Set();
-for (const chunk of output)
-  if (chunk.type === 'chunk')
-    for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
-writeFileSync(join(OUT, 'thread-root.inputs.json'), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);
+await bundleInto(OUT, 'thread-root', join(ROOT, 'scripts', 'thread-root.js'), [/^node:/], 'thread-chunk');
+
+const ENGINE_OUT = join(ROOT, 'dist', 'engine', 'bundle');
+rmSync(ENGINE_OUT, { recursive: true, force: true });
+await bundleInto(
+  ENGINE_OUT,
+  'engine-entry',
+  join(ROOT, 'dist', 'engine', 'engine-entry.js'),
+  [/^node:/, 'piscina'],
+  'engine-chunk',
+);
+
+/** Bundles `input` into `<dir>/<name>.js` (and chunks), and lists the modules of dist/ it holds in `<name>.inputs.json`. */
+async function bundleInto(dir, name, input, external, chunkPrefix) {
+  const bundle = await rolldown({ input: { [name]: input }, platform: 'node', external, logLevel: 'warn' });
+  const { output } = await bundle.write({
+    dir,
+    format: 'esm',
+    entryFileNames: '[name].js',
+    chunkFileNames: `${chunkPrefix}-[name]-[hash].js`,
+    sourcemap: false,
+    banner:
+      '/*! @plurnk/plurnk-execs: built by scripts/bundle-thread.js; holds parts of valibot (MIT License, Copyright (c) Fabian Hiller). */',
+  });
+  await bundle.close();
+  const inputs = new Set();
+  for (const chunk of output)
+    if (chunk.type === 'chunk')
+      for (const id of chunk.moduleIds) if (id.startsWith(join(ROOT, 'dist'))) inputs.add(relative(ROOT, id));
+  writeFileSync(join(dir, `${name}.inputs.json`), `${JSON.stringify([...inputs].sort(), null, 1)}\n`);
+}

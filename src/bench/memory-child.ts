@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { bootHost } from '../host/boot-host.js';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Discovery, RegistryEntry } from '../contracts/registry.js';
 import { discoverFixtures, discoverLeaves } from './bench-leaves.js';
+import { descendantsOf, pssMb, type TreeProcess } from './process-tree.js';
 
 // The memory scenario's measurements, each in a fresh Node process started with --expose-gc
 // so RSS starts from the same floor and no earlier scenario's garbage is counted. Started
@@ -14,7 +15,23 @@ export type MemoryRequest =
   | { readonly mode: 'idle-host' | 'idle-bare'; readonly threads: number; readonly settleMs: number }
   | { readonly mode: 'mixed'; readonly runs: number; readonly every: number }
   /** RSS before `createHost` and just after it booted every leaf installed under `cwd`. */
-  | { readonly mode: 'boot-all'; readonly cwd: string };
+  | { readonly mode: 'boot-all'; readonly cwd: string }
+  /** The same in the process tier, the engines' processes included, then each engine's CPU over `idleMs` idle. */
+  | { readonly mode: 'boot-process'; readonly cwd: string; readonly idleMs: number };
+
+/** What one engine of the process tier costs, just booted and then idle. */
+export interface EngineCost {
+  readonly packages: readonly string[];
+  readonly tags: number;
+  /** The engine's node process. */
+  readonly rssMb: number;
+  /** Its proportional share: what the machine holds for it alone, shared pages divided among their sharers. */
+  readonly pssMb: number;
+  /** Its `unshare` and its namespace's init (0 without a namespace). */
+  readonly machineryMb: number;
+  /** CPU the three used while the host sat idle for `idleMs`. */
+  readonly idleCpuMs: number;
+}
 
 /** RSS in MB: before and after starting idle threads, or sampled every `every` runs. */
 export interface MemoryAnswer {
@@ -25,6 +42,10 @@ export interface MemoryAnswer {
   /** RSS after each `every` runs (mixed mode). */
   readonly samplesMb: number[];
   readonly statuses: Record<string, number>;
+  /** boot-process: each engine's cost. */
+  readonly engines?: readonly EngineCost[];
+  /** boot-all and boot-process: the same before and after, as proportional set sizes (process-tree.ts). */
+  readonly pss?: { readonly beforeMb: number; readonly afterMb: number };
 }
 
 if (process.argv[1] !== fileURLToPath(import.meta.url)) {
@@ -38,6 +59,7 @@ if (process.argv[1] !== fileURLToPath(import.meta.url)) {
 async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
   if (request.mode === 'mixed') return measureMixed(request.runs, request.every);
   if (request.mode === 'boot-all') return measureBootAll(request.cwd);
+  if (request.mode === 'boot-process') return measureBootProcess(request.cwd, request.idleMs);
   const noop = await discoverFixtures('exec-noop');
   const beforeMb = await settledRss();
   let close: () => Promise<unknown>;
@@ -62,11 +84,66 @@ async function measure(request: MemoryRequest): Promise<MemoryAnswer> {
 async function measureBootAll(cwd: string): Promise<MemoryAnswer> {
   const { discovery } = await discoverLeaves(cwd);
   const beforeMb = await settledRss();
+  const beforePss = pssMb('self');
   const host = await bootHost(discovery);
   const afterMb = await settledRss();
+  const pss = { beforeMb: beforePss, afterMb: pssMb('self') };
   const statuses = { tags: discovery.registry.size, available: host.availableRuntimes().length };
   await host.close();
-  return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses };
+  return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses, pss };
+}
+
+/**
+ * The service's RSS before and after booting every installed leaf in the process tier, plus
+ * the RSS of every process it started (`afterMb` holds both); then each engine's own cost.
+ */
+async function measureBootProcess(cwd: string, idleMs: number): Promise<MemoryAnswer> {
+  const { discovery } = await discoverLeaves(cwd);
+  const beforeMb = await settledRss();
+  const beforePss = pssMb('self');
+  const host = await bootProcessHost(discovery);
+  try {
+    const serviceMb = await settledRss(1000);
+    const servicePss = pssMb('self');
+    const booted = descendantsOf(process.pid);
+    const engines = host.isolation().engines ?? [];
+    await sleep(idleMs);
+    const idle = new Map(descendantsOf(process.pid).map((row) => [row.pid, row.cpuMs]));
+    const costs = engines.map((engine): EngineCost => {
+      const [node, ...machinery] = engineProcesses(booted, engine.pid);
+      const used = (row: TreeProcess) => (idle.get(row.pid) ?? row.cpuMs) - row.cpuMs;
+      return {
+        packages: engine.packages,
+        tags: engine.tags.length,
+        rssMb: node?.rssMb ?? 0,
+        pssMb: node?.pssMb ?? 0,
+        machineryMb: machinery.reduce((sum, row) => sum + row.rssMb, 0),
+        idleCpuMs: [node, ...machinery].reduce((sum, row) => sum + (row === undefined ? 0 : used(row)), 0),
+      };
+    });
+    const afterMb = serviceMb + booted.reduce((sum, row) => sum + row.rssMb, 0);
+    const statuses = {
+      tags: discovery.registry.size,
+      available: host.availableRuntimes().length,
+      engines: engines.length,
+      serviceMb: Math.round(serviceMb),
+    };
+    const pss = { beforeMb: beforePss, afterMb: servicePss + booted.reduce((sum, row) => sum + row.pssMb, 0) };
+    return { beforeMb, afterMb, settledMb: afterMb, samplesMb: [], statuses, engines: costs, pss };
+  } finally {
+    await host.close();
+  }
+}
+
+/** An engine's node process, then its namespace's init and `unshare` when it has them. */
+function engineProcesses(
+  tree: readonly TreeProcess[],
+  pid: number | null,
+): [TreeProcess | undefined, ...TreeProcess[]] {
+  const node = tree.find((row) => row.pid === pid);
+  const init = node === undefined || node.ppid === process.pid ? undefined : tree.find((row) => row.pid === node.ppid);
+  const unshare = init === undefined ? undefined : tree.find((row) => row.pid === init.ppid);
+  return [node, ...(init === undefined ? [] : [init]), ...(unshare === undefined ? [] : [unshare])];
 }
 
 /**

@@ -4,6 +4,7 @@ import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.j
 import { formatBenchTable } from './format-table.js';
 import { benchBurst } from './scenarios/burst.js';
 import { benchDispatch } from './scenarios/dispatch.js';
+import { benchEngines } from './scenarios/engines.js';
 import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
 import { benchLoad } from './scenarios/load.js';
@@ -29,6 +30,7 @@ export const BENCH_SCENARIOS = {
   burst: benchBurst,
   observe: benchObserve,
   sandbox: benchSandbox,
+  engines: benchEngines,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** A scenario's name. */

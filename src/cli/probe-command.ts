@@ -4,7 +4,7 @@ import { discover } from '../discovery/discover.js';
 import type { Availability, Isolation } from '../model/host-types.js';
 import type { Discovery } from '../contracts/registry.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
-import { describeIsolation } from './describe-isolation.js';
+import { describeEngines, describeIsolation } from './describe-isolation.js';
 import { formatTable } from './format-table.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 import { startProgress } from './progress-line.js';
@@ -22,7 +22,8 @@ const USAGE = `Usage: plurnk-execs probe [--json] [--timeout <ms>] [--isolation 
 
 Discovers the executor leaves installed in the nearest node_modules, boots the isolating host
 (every tag in its own worker thread, probed concurrently) and prints one row per tag: package,
-availability, probe latency and detail, then which containment is in effect and the boot total.
+availability, probe latency and detail, then which containment is in effect — in the process
+tier, one line per engine (one per leaf package) — and the boot total.
 
   --json           print a JSON document instead of the table (with host.stats() after boot)
   --timeout <ms>   per-probe timeout (default 3000)
@@ -127,6 +128,6 @@ function renderProbeTable(
     text += `${pkg.packageName} (${pkg.packageDir}): ${why}:\n${pkg.errors.map((e) => `  ${e.replace(/\n/g, '\n  ')}`).join('\n')}\n`;
   }
   if (skipped.length > 0) text += `withheld by PLURNK_PLUGINS_TRUSTED_ONLY: ${skipped.join(', ')}\n`;
-  text += `${describeIsolation(isolation)}\n`;
+  text += `${[describeIsolation(isolation), ...describeEngines(isolation)].join('\n')}\n`;
   return `${text}booted ${rows.length} tags (${available} available) in ${bootMs} ms\n`;
 }

@@ -8,6 +8,13 @@ import type { ChannelOutput, ExecOutcome } from '../model/host-types.js';
 import type { EngineEnd } from './engine-process.js';
 import type { SinkCall } from './engine-protocol.js';
 
+/** What one forwarded sink call counts against its run's budget of forwarded bytes. */
+export function sinkCallBytes(call: SinkCall): number {
+  if (call[0] === 'write') return call[2].length + (call[3]?.length ?? 0);
+  if (call[0] === 'setState') return call[1].length;
+  return JSON.stringify(call[1]).length;
+}
+
 /**
  * What the service saw of one run while it was in the engine: every accepted write, state
  * change and notice, forwarded as it happened. If the engine dies, this is the output the run
@@ -19,9 +26,9 @@ export class SeenRun {
   bytes = 0;
 
   apply(call: SinkCall): void {
+    this.bytes += sinkCallBytes(call);
     if (call[0] === 'write') {
       const [, name, chunk, mimetype] = call;
-      this.bytes += chunk.length + (mimetype?.length ?? 0);
       const channel = (this.channels[name] ??= {
         mimetype: mimetype ?? 'text/plain',
         state: 'active',
@@ -36,10 +43,8 @@ export class SeenRun {
       channel.text += chunk;
     } else if (call[0] === 'setState') {
       const [, name, state] = call;
-      this.bytes += name.length;
       (this.channels[name] ??= { mimetype: 'text/plain', state, text: '', parts: [] }).state = state;
     } else {
-      this.bytes += JSON.stringify(call[1]).length;
       this.notices.push(call[1]);
     }
   }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { isBundleFresh } from '../runtime/bundle-freshness.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { detectInit, initCommand, type InitProgram } from './namespace-init.js';
 import { EngineSandbox, type SandboxRequest } from './sandbox/engine-sandbox.js';
@@ -18,9 +19,20 @@ export interface EngineCommand {
   readonly sandbox: EngineSandbox | null;
 }
 
-/** Path of the compiled engine entry: the engine always runs `dist/` JavaScript, like the threads. */
+/** The engine entry bundled into one module by scripts/bundle-thread.js (at this depth, so paths relative to it hold). */
+const ENGINE_BUNDLE = 'dist/engine/bundle/engine-entry.js';
+
+/**
+ * Path of the compiled engine entry: the engine always runs `dist/` JavaScript, like the threads,
+ * and from its bundle while that is fresh — loading its ~100 modules one by one was the largest
+ * part of an engine's start, which every package's engine pays at boot and at each restart
+ * (docs/performance.md, *Engines*).
+ */
 export function engineEntryPath(): string {
-  return join(packageRoot(), 'dist', 'engine', 'engine-entry.js');
+  const root = packageRoot();
+  return isBundleFresh(root, ENGINE_BUNDLE)
+    ? join(root, ENGINE_BUNDLE)
+    : join(root, 'dist', 'engine', 'engine-entry.js');
 }
 
 const NAMESPACE = ['--pid', '--fork', '--kill-child', '--mount', '--mount-proc'];

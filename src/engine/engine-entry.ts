@@ -14,9 +14,10 @@ import { openFrameChannel } from './frame-channel.js';
 import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
 import { measureSandbox } from './sandbox/sandbox-facts.js';
+import { AckBatch } from './ack-batch.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
-import { trackStateChanges } from './state-changes.js';
+import { trackDegradation, trackStateChanges } from './state-changes.js';
 
 // The engine process: the thread host, booted here instead of in the embedding service. It
 // speaks only over the framed pipe on fd 3; its stdout and stderr are read (bounded) by the
@@ -31,6 +32,8 @@ const channel = openFrameChannel(
   () => process.exit(70),
 );
 socket.on('close', () => process.exit(0));
+/** The exec and effect frames read since the last heartbeat, which acknowledges them (ack-batch.ts). */
+const acks = new AckBatch();
 /** Forwarded sink calls, one frame a turn (sink-batch.ts). */
 const batch = new SinkBatch((frame) => void channel.send(frame));
 /** Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the engine's order. */
@@ -57,16 +60,20 @@ let nextAsk = 0;
 const changedState = trackStateChanges();
 /** The thread tier's events the service listens to, forwarded (event-forwarding.ts). */
 const forwarding = forwardEvents(send);
+/** Whether the breaker spoke since the last heartbeat (state-changes.ts): only then is the state built again. */
+const degradationMoved = trackDegradation();
 
 async function onMessage(message: ServiceMessage): Promise<void> {
   switch (message.t) {
     case 'boot':
       return boot(message);
     case 'exec':
+      acks.add(message.id);
       return track(exec(message.id, message.request, message.aborted));
     case 'abort':
       return runs.get(message.id)?.controller.abort(decodeAbortReason(message.reason));
     case 'effect':
+      acks.add(message.id);
       return track(effect(message.id, message.tag, message.target));
     case 'sink-reply': {
       const ask = asks.get(message.call);
@@ -93,7 +100,14 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
   init = underNamespaceInit(message.servicePidNamespace);
   send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel, sandbox: measureSandbox() });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
-  setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
+  // It acknowledges the exec and effect frames read since the last one, and carries the engine's
+  // state when that changed since the engine last sent it (the breaker spoke while nothing ran):
+  // the service's view lags by one heartbeat at most.
+  setInterval(() => {
+    const read = acks.take();
+    const state = tier !== undefined && degradationMoved(tier) ? changedState(engineState(tier)) : undefined;
+    send({ t: 'heartbeat', ...(read === undefined ? {} : { acks: read }), ...(state === undefined ? {} : { state }) });
+  }, message.heartbeatMs).unref();
   try {
     const options = {
       ...message.options,

@@ -21,23 +21,34 @@ export function buildEngineEnv(serviceEnv: NodeJS.ProcessEnv, detailLimit: numbe
 }
 
 /**
- * The discovery the engine boots over: the registry and what discovery decided, with an
- * environment that holds only what the leaves own (each package's `.env.defaults` keys and
- * `PLURNK_EXECS_<TAG>_*` settings, with their effective values) and the error-detail limit.
- * The engine's thread host hands each package only its own keys, as in the thread tier.
+ * The discovery one engine boots over: only its own packages' part (`packages`, the group it
+ * runs) — their registry entries and attributions, and an environment that holds only what
+ * those leaves own (each package's `.env.defaults` keys and `PLURNK_EXECS_<TAG>_*` settings,
+ * with their effective values) and the error-detail limit. Nothing of another package reaches
+ * it: not its entries, its environment nor its name (`skipped` and `disabled` stay in the
+ * service, which answers for those tags itself). The engine's thread host hands each package
+ * only its own keys, as in the thread tier.
  */
-export function buildEngineDiscovery(discovery: Discovery, detailLimit: number): EngineDiscovery {
+export function buildEngineDiscovery(
+  discovery: Discovery,
+  detailLimit: number,
+  packages: readonly string[],
+): EngineDiscovery {
+  const own = new Set(packages);
   const env: Record<string, string> = {};
-  const packages = new Set([...discovery.registry.values()].map((entry) => entry.packageName));
-  for (const name of packages) Object.assign(env, packageOwnedEnv(discovery, name));
+  for (const name of own) Object.assign(env, packageOwnedEnv(discovery, name));
   env[PLURNK_EXECS_ERROR_DETAIL_LIMIT] = String(detailLimit);
   return {
-    registry: new Map([...discovery.registry].map(([tag, entry]) => [tag, { ...entry }])),
-    packageAttributions: new Map(discovery.packageAttributions),
-    skipped: [...discovery.skipped],
-    disabled: [...discovery.disabled],
+    registry: new Map(
+      [...discovery.registry]
+        .filter(([, entry]) => own.has(entry.packageName))
+        .map(([tag, entry]) => [tag, { ...entry }]),
+    ),
+    packageAttributions: new Map([...discovery.packageAttributions].filter(([name]) => own.has(name))),
+    skipped: [],
+    disabled: [],
     env,
-    envDefaults: discovery.envDefaults.map((floor) => ({ ...floor })),
+    envDefaults: discovery.envDefaults.filter((floor) => own.has(floor.owner)).map((floor) => ({ ...floor })),
     // Where discovery looked: the engine's boot names it when the default runtime is missing, as the thread tier does.
     ...(discovery.searched === undefined ? {} : { searched: [...discovery.searched] }),
   };

@@ -31,3 +31,27 @@ export function engineFrameBytes(limits: Limits): number {
 export function engineWaitMs(options: ResolvedHostOptions): number {
   return options.loadTimeoutMs + options.probeTimeoutMs + 5000;
 }
+
+/** What the service adds to the bounds its engine keeps before it holds the engine to them itself. */
+export const ENGINE_DEADLINE_MARGIN_MS = 5000;
+
+/**
+ * The service's own deadline for an `effect()` call it sent an engine (ms from the send): the
+ * longest an honest engine takes — a thread start waited for (`admission.queueTimeoutMs`), the
+ * leaf loaded (`loadTimeoutMs`), the call (`probeTimeoutMs`), its reap (twice `limits.graceMs`)
+ * — plus a margin. Past it the engine is unresponsive, whatever it says (call-ledger.ts).
+ */
+export function effectDeadlineMs(options: ResolvedHostOptions): number {
+  const { admission, loadTimeoutMs, probeTimeoutMs, limits } = options;
+  return admission.queueTimeoutMs + loadTimeoutMs + probeTimeoutMs + 2 * limits.graceMs + ENGINE_DEADLINE_MARGIN_MS;
+}
+
+/**
+ * The service's own deadline for a run with `timeoutMs` (ms from the send): the engine's
+ * thread tier settles it within its admission (as an effect call, above), `timeoutMs`, the grace
+ * before and after its thread is terminated, and its reap (each `limits.graceMs`), plus a margin.
+ * A run without `timeoutMs` has none: it may run as long as its leaf does, in either tier.
+ */
+export function runDeadlineMs(options: ResolvedHostOptions, timeoutMs: number | undefined): number | undefined {
+  return timeoutMs === undefined ? undefined : effectDeadlineMs(options) + timeoutMs + 4 * options.limits.graceMs;
+}

@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
 import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
+import { CallLedger } from './call-ledger.js';
 import type { EngineDeathCause } from '../model/fault-kinds.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
@@ -47,6 +48,8 @@ export class EngineProcess {
   private readonly channel: FrameChannel;
   private dead = false;
   private watchdog: EngineWatchdog | undefined;
+  /** What the engine owes for the calls it was sent (call-ledger.ts): from `watch()` on, when calls may be sent. */
+  private ledger: CallLedger | undefined;
 
   constructor(
     readonly command: EngineCommand,
@@ -110,6 +113,22 @@ export class EngineProcess {
     return !this.dead && this.channel.send(message);
   }
 
+  /**
+   * Sends an exec or effect frame the engine must acknowledge within `limits.unresponsiveMs` and,
+   * with `deadlineMs`, answer within it (call-ledger.ts); `what` names the call in the reason the
+   * engine is killed for when it does not. False when the engine is gone.
+   */
+  sendCall(message: Extract<ServiceMessage, { t: 'exec' | 'effect' }>, what: string, deadlineMs?: number): boolean {
+    if (!this.send(message)) return false;
+    this.ledger?.sent(message.id, what, this.watchdog?.freeMs() ?? 0, deadlineMs);
+    return true;
+  }
+
+  /** Call `id` was answered (its outcome, its effect, or its error): its deadline is kept no longer. */
+  answered(id: number): void {
+    this.ledger?.answered(id);
+  }
+
   /** Ends the engine at once: SIGKILL (`--kill-child` then takes its namespace down). */
   kill(why = 'the host killed the engine'): void {
     this.die(why);
@@ -121,11 +140,19 @@ export class EngineProcess {
    */
   watch(everyMs: number, silentMs: number): void {
     if (this.dead || this.watchdog !== undefined) return;
-    this.watchdog = watchEngine(everyMs, silentMs, (silent) =>
-      this.die(
-        `the engine's main thread stopped answering: no frame for ${silent}ms (limits.unresponsiveMs is ${silentMs}ms)`,
-        'engine-unresponsive',
-      ),
+    const ledger = (this.ledger = new CallLedger(silentMs));
+    this.watchdog = watchEngine(
+      everyMs,
+      silentMs,
+      (silent) =>
+        this.die(
+          `the engine's main thread stopped answering: no frame for ${silent}ms (limits.unresponsiveMs is ${silentMs}ms)`,
+          'engine-unresponsive',
+        ),
+      (now) => {
+        const overdue = ledger.overdue(now);
+        if (overdue !== undefined) this.die(`the engine owes an answer: ${overdue}`, 'engine-unresponsive');
+      },
     );
   }
 
@@ -140,7 +167,19 @@ export class EngineProcess {
     if (!parsed.success)
       return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
     this.watchdog?.beat();
-    if (parsed.output.t !== 'heartbeat') this.onMessage(parsed.output);
+    const message = parsed.output;
+    if (message.t === 'heartbeat') {
+      if (message.acks !== undefined) {
+        const wrong =
+          this.ledger === undefined
+            ? 'an acknowledgement before it was sent any call'
+            : this.ledger.acked(message.acks);
+        if (wrong !== undefined) return this.fail(wrong);
+      }
+      // A heartbeat that carries a state goes on to the engine's lane, which holds it to its tags.
+      if (message.state === undefined) return;
+    }
+    this.onMessage(message);
   }
 
   /**

@@ -67,8 +67,18 @@ export const EngineMessageSchema = v.variant('t', [
     /** What it sees of its sandbox (sandbox/sandbox-facts.ts). */
     sandbox: SandboxFactsSchema,
   }),
-  /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
-  v.strictObject({ t: v.literal('heartbeat') }),
+  /**
+   * Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers.
+   * `acks`: the exec and effect frames it read since the last one, by id, in the order it read
+   * them (ack-batch.ts) — one never acknowledged was taken off the channel by someone else, and
+   * its engine is unresponsive (call-ledger.ts); `state`: its state, when that changed since it
+   * last sent it (state-changes.ts).
+   */
+  v.strictObject({
+    t: v.literal('heartbeat'),
+    acks: v.optional(v.pipe(v.array(Id), v.minLength(1))),
+    state: v.optional(EngineStateSchema),
+  }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
   v.strictObject({ t: v.literal('booted'), state: EngineStateSchema }),
   v.strictObject({ t: v.literal('boot-failed'), error: WireErrorSchema }),
@@ -109,8 +119,11 @@ export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
 /** The discovery the engine boots over: no service environment, only what the leaves own. */
 export type EngineDiscovery = Omit<Discovery, 'notices'>;
 
-/** The options the engine's thread tier boots with: the service's, resolved once there (no function, no permissions: the engine's own). */
-export type EngineHostOptions = Omit<ResolvedHostOptions, 'onProbe' | 'permissions'>;
+/**
+ * The options the engine's thread tier boots with: the service's, resolved once there (no
+ * function; no permissions, the engine's own; no engine groups, the service's business).
+ */
+export type EngineHostOptions = Omit<ResolvedHostOptions, 'onProbe' | 'permissions' | 'engines'>;
 
 /** The request of one run as it crosses: the caller's signal and sinks stay with the service. */
 export interface WireExecRequest {

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { EngineStats } from '../model/observe/host-stats.js';
-import type { EngineContainment } from '../model/observe/observe-events.js';
+import type { ConfirmedContainment, EngineContainment } from '../model/containment.js';
 import { readProcFile } from '../runtime/proc-table.js';
 import type { EngineProcess } from './engine-process.js';
 
@@ -41,7 +41,7 @@ export function describeEngine(facts: EngineFacts, packages: readonly string[]):
 }
 
 /** The two facts of the containment an engine confirmed, whatever else its supervisor reports with them. */
-export function containmentOf(facts: Pick<EngineFacts, 'containment'>): EngineContainment {
+export function containmentOf(facts: Pick<EngineFacts, 'containment'>): ConfirmedContainment {
   const { pidNamespace, permissionModel } = facts.containment();
   return { pidNamespace, permissionModel };
 }

@@ -1,22 +1,28 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
+import type { EngineContainment } from '../model/containment.js';
 import type { EngineDeathCause } from '../model/fault-kinds.js';
-import type { Availability, Isolation } from '../model/host-types.js';
+import type { Availability } from '../model/host-types.js';
 import { eventText, publishEvent } from '../model/observe/publish-event.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
 import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';
 import { containmentOf, enginePid, type EngineFacts } from './engine-stats.js';
 import { rebuildWireError } from './wire-error.js';
+import { stateOutOfScope } from './wire-scope.js';
 
 /** What the supervisor needs from its host. */
 export interface SupervisorSpec {
+  /** How the engine is named in what the service says of it (engine-groups.ts `engineLabel`). */
+  readonly label: string;
+  /** The tags its packages serve: the only ones a probe verdict or a state from it may name. */
+  readonly tags: ReadonlySet<string>;
   spawn(
     onMessage: (message: EngineMessage) => void,
     onDeath: (why: string, end: EngineEnd, cause?: EngineDeathCause) => void,
   ): EngineProcess;
   readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
-  /** Every frame of a booted engine. */
-  onMessage(message: EngineMessage): void;
+  /** Every frame of a booted engine (`engine`, the one that sent it). */
+  onMessage(message: EngineMessage, engine: EngineProcess): void;
   onBooted(state: EngineState): void;
   onProbe(tag: string, availability: Availability): void;
   /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting); `cause` when the host can tell. */
@@ -83,6 +89,11 @@ export class EngineSupervisor {
     return this.engine?.alive === true ? this.engine : undefined;
   }
 
+  /** The booted engine's pid as the service sees it; undefined while there is none. */
+  enginePid(): number | undefined {
+    return this.current() === undefined ? undefined : this.pid;
+  }
+
   /** What `host.stats()` reports of the engine (engine-stats.ts). */
   facts(): EngineFacts {
     const { engine, pid, bootedAt, restarts, lastCrash, closed } = this;
@@ -99,7 +110,7 @@ export class EngineSupervisor {
    * boot), how many processes its namespace's init has reaped, where that init counts, and its
    * sandbox's layers (sandbox/engine-sandbox.ts), each in effect only when the engine saw it so.
    */
-  containment(): Omit<Isolation, 'tier'> {
+  containment(): EngineContainment {
     const engine = this.engine;
     const pidNamespace = engine?.command.pidNamespace === true && this.hello?.pidNamespace === true;
     const zombiesReaped = pidNamespace ? engine?.zombiesReaped() : undefined;
@@ -134,12 +145,21 @@ export class EngineSupervisor {
       let booted = false;
       let hello: EngineHello | undefined;
       const spawnedAt = performance.now();
+      // A verdict per tag of its own, once: anything else was forged by a leaf loaded meanwhile.
+      const probed = new Set<string>();
+      const { tags } = this.spec;
       const engine = this.spec.spawn(
         (message) => {
-          if (booted) return this.spec.onMessage(message);
+          if (booted) return this.spec.onMessage(message, engine);
           if (message.t === 'hello' && hello === undefined) hello = message;
-          else if (message.t === 'probe') this.spec.onProbe(message.tag, message.availability);
-          else if (message.t === 'booted') {
+          else if (message.t === 'probe') {
+            if (!tags.has(message.tag) || probed.has(message.tag))
+              return engine.fail(`a second verdict, or one for tag ${JSON.stringify(message.tag)}, not its packages'`);
+            probed.add(message.tag);
+            this.spec.onProbe(message.tag, message.availability);
+          } else if (message.t === 'booted') {
+            const foreign = stateOutOfScope(message.state, tags);
+            if (foreign !== undefined) return engine.fail(foreign);
             booted = true;
             clearTimeout(timer);
             // Booting has its own bound (the timer above); from here on silence is the watchdog's.
@@ -160,7 +180,7 @@ export class EngineSupervisor {
           this.spawned.delete(engine);
           if (!booted) {
             const output = engine.output.text === '' ? '' : `; its output: ${engine.output.text.slice(0, 1024)}`;
-            return reject(new PlurnkExecsError('boot-failed', `the engine process did not boot: ${why}${output}`));
+            return reject(new PlurnkExecsError('boot-failed', `${this.spec.label} did not boot: ${why}${output}`));
           }
           if (this.engine !== engine) return;
           this.engine = undefined;
@@ -173,7 +193,7 @@ export class EngineSupervisor {
       );
       this.spawned.add(engine);
       const timer = setTimeout(
-        () => engine.kill(`the engine did not boot within ${this.spec.bootWaitMs}ms`),
+        () => engine.kill(`${this.spec.label} did not boot within ${this.spec.bootWaitMs}ms`),
         this.spec.bootWaitMs,
       );
       engine.send(this.spec.boot);

@@ -5,6 +5,8 @@ export type SilenceHandler = (silentMs: number) => void;
 export interface EngineWatchdog {
   beat(): void;
   stop(): void;
+  /** The time the service's event loop was free to read the engine since the watch began (ms), as of the last tick. */
+  freeMs(): number;
 }
 
 /**
@@ -12,16 +14,26 @@ export interface EngineWatchdog {
  * frame came for `silentMs`, `onSilent` is called (once) and the engine is to be killed. Only
  * time the service's own event loop was free to read counts as silence — a tick that fires
  * late (the service itself was blocked, and the frames may be waiting unread) counts as two
- * periods at most — so a busy service never mistakes its own stall for a stuck engine.
+ * periods at most — so a busy service never mistakes its own stall for a stuck engine. The same
+ * clock (`freeMs`) bounds what the engine owes the service (call-ledger.ts): `onTick` is called
+ * with it at every tick the engine was not found silent.
  */
-export function watchEngine(everyMs: number, silentMs: number, onSilent: SilenceHandler): EngineWatchdog {
+export function watchEngine(
+  everyMs: number,
+  silentMs: number,
+  onSilent: SilenceHandler,
+  onTick?: (freeMs: number) => void,
+): EngineWatchdog {
   let silent = 0;
+  let free = 0;
   let lastTick = Date.now();
   const timer = setInterval(() => {
     const now = Date.now();
-    silent += Math.min(now - lastTick, 2 * everyMs);
+    const elapsed = Math.min(now - lastTick, 2 * everyMs);
+    silent += elapsed;
+    free += elapsed;
     lastTick = now;
-    if (silent < silentMs) return;
+    if (silent < silentMs) return onTick?.(free);
     clearInterval(timer);
     onSilent(silent);
   }, everyMs);
@@ -30,5 +42,6 @@ export function watchEngine(everyMs: number, silentMs: number, onSilent: Silence
   return {
     beat: () => void (silent = 0),
     stop: () => clearInterval(timer),
+    freeMs: () => free,
   };
 }

@@ -23,13 +23,16 @@ export function stripForwardedText(outcome: ExecOutcome): { outcome: ExecOutcome
 /**
  * Puts back into `outcome` the text the service saw forwarded for each channel, cut into the
  * engine's parts. Undefined when the two disagree (a part length that does not add up, a
- * channel with text it never forwarded): the engine's frames cannot be trusted then.
+ * channel with text it never forwarded, a channel it forwarded calls for and the outcome leaves
+ * out): the engine's frames cannot be trusted then.
  */
 export function restoreForwardedText(
   outcome: ExecOutcome,
   lengths: PartLengths,
   seen: SeenRun,
 ): ExecOutcome | undefined {
+  // Only declared channels are forwarded, and an outcome holds every declared channel.
+  if (Object.keys(seen.channels).some((name) => !Object.hasOwn(outcome.channels, name))) return undefined;
   const channels: Record<string, ChannelOutput> = {};
   for (const [name, channel] of Object.entries(outcome.channels)) {
     const text = Object.hasOwn(seen.channels, name) ? seen.channels[name]!.text : '';

@@ -15,7 +15,16 @@ import type { EngineEnd, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
 import { restoreForwardedText } from './forwarded-text.js';
 
-type RunMessage = Extract<EngineMessage, { t: 'sink-request' | 'outcome' | 'exec-error' }>;
+type SinkRequest = Extract<EngineMessage, { t: 'sink-request' }>;
+type OutcomeMessage = Extract<EngineMessage, { t: 'outcome' }>;
+
+/** What bounds one relayed run: its Problem details, the bytes of sink calls its engine may forward, and the service's own deadline. */
+export interface RelayBounds {
+  readonly detailLimit: number;
+  readonly maxBytes: number;
+  /** How long after it was sent the run must be answered, whatever the engine says (engine-limits.ts); undefined for a run without `timeoutMs`. */
+  readonly deadlineMs: number | undefined;
+}
 
 const EntryArgsSchema = v.tuple([
   v.string(),
@@ -27,7 +36,9 @@ const EntryArgsSchema = v.tuple([
  * One run as the service relays it: sends it to the engine, carries the caller's abort across,
  * hands every forwarded sink call to the service's sinks at once (so nothing written is lost if
  * the engine dies), answers `interact` and `entry` from them, and settles exactly once — with
- * the engine's outcome, or with what was seen when the engine died or the host closed.
+ * the engine's outcome, or with what was seen when the engine died or the host closed. Its
+ * engine's lane (engine-lane.ts) checks that every frame concerns this run while it is in
+ * flight there before handing it over.
  */
 export class RunRelay {
   readonly settled: Promise<ExecOutcome>;
@@ -47,8 +58,7 @@ export class RunRelay {
     readonly tag: string,
     private readonly request: ParsedExecRequest,
     private readonly engine: EngineProcess,
-    private readonly detailLimit: number,
-    private readonly maxBytes: number,
+    private readonly bounds: RelayBounds,
   ) {
     this.settled = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -65,8 +75,8 @@ export class RunRelay {
     const aborted = request.signal?.aborted === true ? encodeAbortReason(request.signal.reason) : undefined;
     // An engine can die between handing itself out and this send (a corrupt frame right after
     // its `booted` one): its death was reported before this run was in flight, so settle here.
-    const sent = this.engine.send({
-      t: 'exec',
+    const frame = {
+      t: 'exec' as const,
       id: this.id,
       ...(aborted === undefined ? {} : { aborted }),
       request: {
@@ -81,48 +91,71 @@ export class RunRelay {
         interact: request.sinks?.interact !== undefined,
         entry: request.sinks?.entry !== undefined,
       },
-    });
+    };
+    const sent = this.engine.sendCall(frame, `run ${this.id} (${this.tag})`, this.bounds.deadlineMs);
     if (!sent) return this.settleCrashed('the engine was gone before the run reached it');
     // One listener on the caller's signal however many runs share it (abort-fanout.ts).
     if (aborted === undefined && request.signal !== undefined)
       this.unsubscribe = subscribeAbort(request.signal, this.onAbort);
   }
 
+  /** Whether `bytes` more of forwarded sink calls stay within the run's budget (checked for a whole batch before any of it applies). */
+  fits(bytes: number): boolean {
+    return this.seen.bytes + bytes <= this.bounds.maxBytes;
+  }
+
   /** One forwarded write, setState or emit, in the leaf's order: seen (and budgeted), then handed to the service's sink. */
   sink(call: SinkCall): void {
     if (this.done) return;
     this.seen.apply(call);
-    if (this.seen.bytes > this.maxBytes)
-      return this.engine.fail(`more than ${this.maxBytes} bytes of sink calls for one run`);
+    if (this.seen.bytes > this.bounds.maxBytes)
+      return this.engine.fail(`more than ${this.bounds.maxBytes} bytes of sink calls for one run`);
     const [name, ...args] = call;
     this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
   }
 
-  receive(message: RunMessage): void {
+  /** An `interact` or `entry` the leaf asked for: answered from the service's own sink. */
+  ask(message: SinkRequest): void {
+    if (!this.done) void this.answer(message);
+  }
+
+  /**
+   * The engine's outcome with its channels' text put back from what was forwarded
+   * (forwarded-text.ts), or undefined when the two disagree: checked before the frame is applied.
+   */
+  restore(message: OutcomeMessage): ExecOutcome | undefined {
+    return restoreForwardedText(message.outcome as ExecOutcome, message.lengths, this.seen);
+  }
+
+  /** Settles with the engine's (restored) outcome, plus the violations recorded here. */
+  settle(outcome: ExecOutcome): void {
+    this.finish(
+      this.violations.length === 0 ? outcome : { ...outcome, violations: [...outcome.violations, ...this.violations] },
+    );
+  }
+
+  /** The engine's thread host rejected the run (a closed host): `exec` rejects as in the thread tier. */
+  refused(error: Extract<EngineMessage, { t: 'exec-error' }>['error']): void {
     if (this.done) return;
-    if (message.t === 'sink-request') void this.answer(message);
-    else if (message.t === 'outcome') {
-      const outcome = restoreForwardedText(message.outcome as ExecOutcome, message.lengths, this.seen);
-      if (outcome === undefined) return this.engine.fail('an outcome whose text is not what its run forwarded');
-      this.finish(
-        this.violations.length === 0
-          ? outcome
-          : { ...outcome, violations: [...outcome.violations, ...this.violations] },
-      );
-    } else {
-      this.finish(undefined);
-      this.reject(rebuildWireError(message.error, 'host-closed'));
-    }
+    this.finish(undefined);
+    this.reject(rebuildWireError(error, 'host-closed'));
   }
 
   /** The engine died (or was killed as unresponsive) under the run: 500 `end` with the output seen so far. */
   settleCrashed(why: string, end: EngineEnd = 'engine-crashed', cause?: EngineDeathCause): void {
-    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address(), end, cause));
+    this.finish(
+      this.seen.crashed(why, this.bounds.detailLimit, this.request.effect ?? null, this.address(), end, cause),
+    );
   }
 
   /** The host closed and the engine with it before the run's outcome came back: 499, as the thread tier answers. */
   settleClosed(): void {
-    const outcome = this.seen.crashed('the host closed', this.detailLimit, this.request.effect ?? null, this.address());
+    const outcome = this.seen.crashed(
+      'the host closed',
+      this.bounds.detailLimit,
+      this.request.effect ?? null,
+      this.address(),
+    );
     outcome.result = hostFailure('execution-cancelled', 'the host closed while the run was in flight');
     outcome.outcome = 'cancelled';
     outcome.containment = { console: null, reapedProcesses: 0, forcedEnd: { reason: 'host-closed', terminated: true } };
@@ -148,7 +181,7 @@ export class RunRelay {
     return { ...outcome, containment: { ...outcome.containment, sandbox } };
   }
 
-  private async answer(message: Extract<RunMessage, { t: 'sink-request' }>): Promise<void> {
+  private async answer(message: SinkRequest): Promise<void> {
     const sinks = this.request.sinks;
     const reply = (ok: boolean, value: unknown, error?: string) =>
       this.engine.send({ t: 'sink-reply', id: this.id, call: message.call, ok, value, ...(error ? { error } : {}) });

@@ -37,6 +37,8 @@ export interface ResolvedHostOptions {
   spares: { max: number; idleMs: number };
   /** What the process tier's engine may do: the directories it may write under, native addons, the service's network. */
   permissions: { fsWrite: string[]; addons: boolean; network: boolean };
+  /** The process tier's engines: the groups of packages that share one (every other package has its own). */
+  engines: { shared: string[][] };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -49,8 +51,18 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       `invalid host options: ${parsed.issues.map(describeIssue).join('; ')}`,
     );
   }
-  const { probeTimeoutMs, loadTimeoutMs, defaultRuntime, recycle, limits, breaker, admission, spares, permissions } =
-    parsed.output;
+  const {
+    probeTimeoutMs,
+    loadTimeoutMs,
+    defaultRuntime,
+    recycle,
+    limits,
+    breaker,
+    admission,
+    spares,
+    permissions,
+    engines,
+  } = parsed.output;
   const { onProbe } = options;
   return {
     probeTimeoutMs: probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -70,6 +82,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
       addons: permissions?.addons === true,
       network: permissions?.network !== false,
     },
+    engines: { shared: (engines?.shared ?? []).map((group) => [...group]) },
     onProbe,
   };
 }

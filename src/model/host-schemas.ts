@@ -34,6 +34,41 @@ const recyclePolicySchema = v.union([
 ]);
 schemaAgrees<SameType<v.InferOutput<typeof recyclePolicySchema>, RecyclePolicy>>();
 
+/** An npm package name as a leaf's package.json spells it (`name` or `@scope/name`). */
+const PackageName = v.pipe(
+  v.string(),
+  v.regex(/^(@[^\s/@]+\/)?[^\s/@]+$/, (issue) => `${JSON.stringify(issue.input)} is not a package name`),
+);
+/** The first package named twice across the groups of `engines.shared`, if any. */
+function repeatedPackage(groups: readonly (readonly string[])[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of groups.flat()) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+const enginesSchema = strictKeys({
+  shared: v.optional(
+    v.pipe(
+      v.array(
+        v.pipe(
+          v.array(PackageName),
+          v.minLength(
+            2,
+            (issue) => `a group of engines.shared names two packages or more, not ${JSON.stringify(issue.input)}`,
+          ),
+        ),
+      ),
+      v.check(
+        (groups) => repeatedPackage(groups) === undefined,
+        (issue) =>
+          `package ${JSON.stringify(repeatedPackage(issue.input as string[][]))} is named more than once in engines.shared: a package runs in one engine`,
+      ),
+    ),
+  ),
+});
+
 const hostOptionsSchema = strictKeys({
   isolation: v.optional(v.picklist(['process', 'thread'])),
   permissions: v.optional(
@@ -43,6 +78,7 @@ const hostOptionsSchema = strictKeys({
       network: v.optional(v.boolean()),
     }),
   ),
+  engines: v.optional(enginesSchema),
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),
   env: Env,

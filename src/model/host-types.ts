@@ -7,9 +7,18 @@ import type { Discovery } from '../contracts/registry.js';
 import type { Limits } from '../contracts/limits.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
+import type { EngineIsolation, SandboxLayerFields } from './containment.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
 import type { HostStats } from './observe/host-stats.js';
 import type { OutcomeClass } from './outcome-class.js';
+
+export type {
+  ConfirmedContainment,
+  EngineContainment,
+  EngineIsolation,
+  SandboxGaps,
+  SandboxLayerFields,
+} from './containment.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
 export type RecyclePolicy = 'each-run' | 'never' | { afterRuns: number };
@@ -68,6 +77,13 @@ export interface HostOptions {
    * gives it a network namespace of its own, with a loopback and nothing else.
    */
   permissions?: { fsWrite?: string[]; addons?: boolean; network?: boolean };
+  /**
+   * The process tier's engines (docs/isolation.md): by default every leaf package gets an engine
+   * process of its own, so no package's leaves can reach another's runs. `shared` lists groups
+   * of packages the service trusts together, each group run in one engine (names as in their
+   * package.json; a package in no group keeps its own engine). Default: no group.
+   */
+  engines?: { shared?: string[][] };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
   /**
@@ -235,58 +251,31 @@ export interface Availability {
 }
 
 /** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
-export interface Isolation {
+export interface Isolation extends SandboxLayerFields {
   /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
   tier: 'process' | 'thread';
   /**
-   * The engine runs in a PID namespace of its own, under the namespace's init, which reaps the
-   * orphans its runs leave (the engine saw a namespace other than the service's, and the init
-   * as its parent).
+   * Every engine runs in a PID namespace of its own, under the namespace's init, which reaps the
+   * orphans its runs leave (each engine saw a namespace other than the service's, and the init
+   * as its parent). False with no engine running.
    */
   pidNamespace: boolean;
-  /** Node's permission model holds the engine's file writes (it saw `process.permission`). */
+  /** Node's permission model holds every engine's file writes (each saw `process.permission`). */
   permissionModel: boolean;
   /**
-   * How many processes the current engine's namespace init has reaped (waited for) since the
-   * engine started — orphans its runs left, each a zombie until then — as the init itself counts
-   * them. Absent in the thread tier, without a namespace, or where the init cannot count (the
-   * `sh` init, where Perl is missing). A restarted engine counts from 0.
+   * How many processes the current engines' namespace inits have reaped (waited for) since each
+   * engine started — orphans their runs left, each a zombie until then — as the inits themselves
+   * count them, summed. Absent in the thread tier, without a namespace, or where the init cannot
+   * count (the `sh` init, where Perl is missing). A restarted engine counts from 0.
    */
   zombiesReaped?: number;
   /**
-   * The engine's capabilities: `'none'` when it saw every capability set empty (bounding,
-   * permitted, effective, inheritable, ambient) and `no_new_privs` set, so neither it nor any
-   * process it starts holds or can gain a privilege, root or not; `'inherited'` when it runs with
-   * what the service gave it. Absent in the thread tier.
+   * The process tier's engines, one entry per engine process (by default one per leaf package);
+   * absent in the thread tier. The fields above summarize them: a containment or sandbox layer
+   * holds only when it holds in every engine, `zombiesReaped` is their sum, `missing` names the
+   * first engine's reason for each layer that does not hold somewhere.
    */
-  capabilities?: 'none' | 'inherited';
-  /**
-   * `'read-only'` when the engine saw every mount read-only outside `permissions.fsWrite` (and
-   * its own /proc and /dev/shm), for itself and every process it starts; `'open'` when it may
-   * write wherever the service's user may. Absent in the thread tier.
-   */
-  fsView?: 'read-only' | 'open';
-  /**
-   * The engine's own cgroup, as the service read its bounds back: `memoryBytes` (from
-   * `limits.engineMemoryMb`) and `pids` (`limits.enginePids`) hold the engine and everything it
-   * starts; null when it has none. Absent in the thread tier.
-   */
-  cgroup?: { memoryBytes: number; pids: number } | null;
-  /** `'own'`: the engine has a network namespace of its own, a loopback alone; `'shared'`: the service's network. Absent in the thread tier. */
-  network?: 'own' | 'shared';
-  /**
-   * Why each sandbox layer above is not in effect, by layer: not Linux, no user namespaces,
-   * no writable cgroup, an option that lifted it… Absent when every layer holds, and in the thread tier.
-   */
-  missing?: SandboxGaps;
-}
-
-/** Why a sandbox layer of the engine is not in effect (`Isolation.missing`), one sentence per layer. */
-export interface SandboxGaps {
-  capabilities?: string;
-  fsView?: string;
-  cgroup?: string;
-  network?: string;
+  engines?: EngineIsolation[];
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */

@@ -24,7 +24,7 @@ import { packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threa
  */
 export async function bootThreadTier(
   discovery: Discovery,
-  resolved: Omit<ResolvedHostOptions, 'permissions'>,
+  resolved: Omit<ResolvedHostOptions, 'permissions' | 'engines'>,
   closing: AbortSignal,
 ): Promise<Tier> {
   if (!(discovery?.registry instanceof Map)) {

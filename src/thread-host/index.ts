@@ -4,5 +4,6 @@
  * (eslint.config.js holds the wall).
  */
 export { bootThreadTier } from './boot-thread-tier.js';
+export { admit, unusableTag } from './dispatch/admit.js';
 export { liveOwners, type LiveOwners } from './ports/live-claims.js';
 export { isCredentialName, packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';

@@ -1,10 +1,9 @@
-import { explainMissingTag } from '../discovery/known-leaves.js';
 import type { Effect } from '../contracts/effect.js';
 import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
-import { admit, type Admission } from './dispatch/admit.js';
+import { admit, unusableTag, type Admission } from './dispatch/admit.js';
 import { borrowEffect, callEffect } from './dispatch/call-effect.js';
 import type { CrashBreaker } from '../model/crash-breaker.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
@@ -46,7 +45,7 @@ export class ThreadTier implements Tier {
   constructor(
     readonly discovery: Discovery,
     private readonly tags: ReadonlyMap<string, BootedTag>,
-    private readonly options: Omit<ResolvedHostOptions, 'permissions'>,
+    private readonly options: Omit<ResolvedHostOptions, 'permissions' | 'engines'>,
     private readonly detailLimit: number,
     private readonly breaker: CrashBreaker,
     /** Aborted when the host closes: runs in flight settle 499 at once, waits for threads end. */
@@ -218,12 +217,7 @@ export class ThreadTier implements Tier {
   private usable(tag: string): BootedTag {
     const booted = this.tags.get(tag);
     if (booted?.probe.verdict.available) return booted;
-    const why = booted
-      ? `is unavailable: ${booted.probe.verdict.detail ?? 'no detail'}`
-      : this.discovery.disabled.includes(tag)
-        ? 'is disabled by policy'
-        : `is not registered: ${explainMissingTag(tag, this.discovery.searched ?? [])}`;
-    throw new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
+    throw unusableTag(tag, this.discovery, booted?.probe.verdict);
   }
 
   /** effect() is bounded like a probe: it must be cheap. */

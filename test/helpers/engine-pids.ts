@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Host } from '../../src/host/index.js';
 
 /** Parent pid of `pid` from /proc, or undefined when it is gone. */
 function parentOf(pid: number): number | undefined {
@@ -88,4 +90,17 @@ export function engineZombies(): number {
       }
   }
   return [...inside].filter((pid) => states.get(pid)?.state === 'Z').length;
+}
+
+/**
+ * The pid of the engine that runs `packageName` in `host`, as the host reports it
+ * (`isolation().engines`), waiting up to 20 s for one being restarted (its pid is null until it
+ * booted); rejects when none comes.
+ */
+export async function engineOf(host: Pick<Host, 'isolation'>, packageName: string): Promise<number> {
+  for (const until = Date.now() + 20_000; Date.now() < until; await sleep(20)) {
+    const pid = host.isolation().engines?.find((entry) => entry.packages.includes(packageName))?.pid;
+    if (pid != null) return pid;
+  }
+  throw new Error(`no engine holding ${packageName} booted within 20 s`);
 }

@@ -84,7 +84,8 @@ export async function benchMemory(context: BenchContext): Promise<ScenarioReport
   };
 }
 
-async function measureInChild(request: MemoryRequest): Promise<MemoryAnswer> {
+/** Runs one memory measurement in a fresh `--expose-gc` Node process (memory-child.ts). */
+export async function measureInChild(request: MemoryRequest): Promise<MemoryAnswer> {
   const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, JSON.stringify(request)], {
     maxBuffer: 16 * 1024 * 1024,
   });

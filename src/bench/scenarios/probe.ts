@@ -115,7 +115,8 @@ function compare(name: string, subject: number[], baselineName: string, baseline
   return { name, unit: 'ms', subject: s, baseline: { name: baselineName, stat: b }, ratio: s.median / b.median };
 }
 
-async function probeInChild(request: InProcessProbeRequest): Promise<InProcessProbeAnswer> {
+/** Imports and probes leaves in a fresh Node process (probe-in-process.ts): the in-process baseline. */
+export async function probeInChild(request: InProcessProbeRequest): Promise<InProcessProbeAnswer> {
   const { stdout } = await run(process.execPath, [CHILD, JSON.stringify(request)], { maxBuffer: 16 * 1024 * 1024 });
   return JSON.parse(stdout) as InProcessProbeAnswer;
 }

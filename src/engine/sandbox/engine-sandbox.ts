@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import type { Isolation, SandboxGaps } from '../../model/host-types.js';
+import type { SandboxGaps, SandboxLayerFields } from '../../model/containment.js';
 import { findCgroupLayout, type CgroupLayout } from './cgroup-layout.js';
 import { EngineCgroup, type CgroupRefusals } from './engine-cgroup.js';
 import { isUnder } from './mount-table.js';
@@ -25,8 +25,7 @@ export interface SandboxRequest {
 }
 
 /** The layers as `host.isolation()` reports them. */
-export type SandboxLayers = Required<Pick<Isolation, 'capabilities' | 'fsView' | 'cgroup' | 'network'>> &
-  Pick<Isolation, 'missing'>;
+export type SandboxLayers = Required<Omit<SandboxLayerFields, 'missing'>> & Pick<SandboxLayerFields, 'missing'>;
 
 /** A bench aid, not an option: `off` starts engines as before the sandbox, and every layer says so. */
 export const SANDBOX_OFF_VARIABLE = 'PLURNK_EXECS_ENGINE_SANDBOX';

@@ -1,7 +1,7 @@
 import type { ViolationKind } from '../../contracts/violation.js';
 import type { OutcomeClass } from '../outcome-class.js';
 import type { LatencySummary } from './latency-histogram.js';
-import type { EngineContainment } from './observe-events.js';
+import type { ConfirmedContainment } from '../containment.js';
 
 // What `host.stats()` answers (docs/host.md "Observing the host"): plain JSON, the same shape in
 // both tiers. The front door counts what passes it (runs by outcome, latency, queue wait,
@@ -63,7 +63,7 @@ export interface EngineStats {
   lastCrash: string | null;
   /** Its resident memory, read by the service from `/proc` (never the engine's own word); null where that cannot be read. */
   rssBytes: number | null;
-  containment: EngineContainment;
+  containment: ConfirmedContainment;
 }
 
 /** What a tier adds to the front door's counts (`Tier.stats()`). */

@@ -1,3 +1,4 @@
+import type { ConfirmedContainment } from '../containment.js';
 import type { EngineDeathCause } from '../fault-kinds.js';
 import type { Effect } from '../../contracts/effect.js';
 import type { ViolationKind } from '../../contracts/violation.js';
@@ -78,12 +79,6 @@ export interface EffectTrace {
   error?: TracedError;
 }
 
-/** Which containment an engine confirmed from inside (as `host.isolation()` says). */
-export interface EngineContainment {
-  pidNamespace: boolean;
-  permissionModel: boolean;
-}
-
 /** `plurnk-execs:engine:start`: an engine process booted (the first, or one after a restart). */
 export interface EngineStartEvent {
   /** The engine's process id as the service sees it. */
@@ -94,7 +89,7 @@ export interface EngineStartEvent {
   restarts: number;
   /** From its spawn to its `booted` frame (every tag probed). */
   bootMs: number;
-  containment: EngineContainment;
+  containment: ConfirmedContainment;
 }
 
 /** `plurnk-execs:engine:crash`: a booted engine died, or was killed (a corrupt frame, silence). */

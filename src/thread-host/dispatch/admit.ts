@@ -1,4 +1,6 @@
 import { ErrorDetail } from '../../contracts/error-detail.js';
+import { PlurnkExecsError } from '../../contracts/errors.js';
+import { explainMissingTag } from '../../discovery/known-leaves.js';
 import { checkInvocationBuckets } from '../../contracts/invocation-buckets.js';
 import type { RuntimeInvocation, RuntimeToolRegistry } from '../../contracts/invocation.js';
 import type { Discovery, RegistryEntry } from '../../contracts/registry.js';
@@ -70,6 +72,19 @@ export function admit(
   const realized = realizeTarget(tag, invocation, request.target, request.cwd);
   if (!realized.ok) return refuse(hostFailure('target-not-supported', bound(realized.detail)));
   return { ok: true, entry, target: realized.target, cwd: realized.cwd };
+}
+
+/**
+ * Why `host.effect(tag)` has no thread to ask: the tag is unavailable (`verdict`, its probe's),
+ * disabled by policy, or not registered — `runtime-unavailable`, naming it. Both tiers throw it.
+ */
+export function unusableTag(tag: string, discovery: Discovery, verdict: Availability | undefined): PlurnkExecsError {
+  const why = verdict
+    ? `is unavailable: ${verdict.detail ?? 'no detail'}`
+    : discovery.disabled.includes(tag)
+      ? 'is disabled by policy'
+      : `is not registered: ${explainMissingTag(tag, discovery.searched ?? [])}`;
+  return new PlurnkExecsError('runtime-unavailable', `runtime ${JSON.stringify(tag)} ${why}`);
 }
 
 /** The exact tool an EXEC's target names, or why there is none (§executor-tool-registry). */

@@ -1,5 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isBundleFresh as isFresh } from '../../runtime/bundle-freshness.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
 /**
@@ -34,15 +33,5 @@ export function refuseBundle(): void {
 
 /** True when `root`'s dist/worker/thread-root.js exists and no module it was built from is newer. */
 export function isBundleFresh(root: string): boolean {
-  const bundle = join(root, 'dist', 'worker', 'thread-root.js');
-  try {
-    const built = statSync(bundle).mtimeMs;
-    const inputs = JSON.parse(readFileSync(`${bundle.slice(0, -3)}.inputs.json`, 'utf8')) as unknown;
-    return (
-      Array.isArray(inputs) &&
-      inputs.every((input) => typeof input === 'string' && statSync(join(root, input)).mtimeMs <= built)
-    );
-  } catch {
-    return false;
-  }
+  return isFresh(root, 'dist/worker/thread-root.js');
 }

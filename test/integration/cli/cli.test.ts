@@ -59,12 +59,20 @@ describe('plurnk-execs probe', () => {
     // The process tier is the default, and the report says what containment it measured.
     // The namespace's init reports what it reaped where it counts (Perl).
     const counted = detectPidNamespace() !== null && detectInit() === 'perl';
-    const { capabilities, fsView, cgroup, network, missing, ...contained } = report.isolation;
-    expect(contained).toEqual({
+    const reaped = counted ? { zombiesReaped: expect.any(Number) } : {};
+    const contained = { pidNamespace: detectPidNamespace() !== null, permissionModel: true, ...reaped };
+    const { capabilities, fsView, cgroup, network, missing, ...flat } = report.isolation;
+    // One engine per built-in leaf package, each measured on its own, each with the sandbox summarized.
+    expect(flat).toEqual({
       tier: 'process',
-      pidNamespace: detectPidNamespace() !== null,
-      permissionModel: true,
-      ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
+      ...contained,
+      engines: ['common', 'git', 'jq', 'sqlite', 'wasm'].map((leaf) => ({
+        packages: [`@plurnk/plurnk-execs-${leaf}`],
+        tags: report.tags.filter((row) => row.package === `@plurnk/plurnk-execs-${leaf}`).map((row) => row.tag),
+        pid: expect.any(Number),
+        ...contained,
+        ...{ capabilities, fsView, cgroup, network, missing },
+      })),
     });
     // And the sandbox's layers, each in effect or said missing: the network is shared by default.
     expect({ capabilities, fsView, cgroup: cgroup === undefined, network }).toEqual({
@@ -86,12 +94,13 @@ describe('plurnk-execs probe', () => {
       if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
       else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
     }
-    // What the host held after its boot (host.stats()): every tag, and the engine with every package.
+    // What the host held after its boot (host.stats()): every tag, and the engines, as isolation() lists them.
     const { stats } = JSON.parse(stdout) as { stats: HostStats };
     expect(Object.keys(stats.tags).sort()).toEqual([...BUILT_IN].sort());
     expect(stats.tier).toBe('process');
-    expect(stats.engines).toHaveLength(1);
-    expect(stats.engines[0]!.packages).toEqual(expect.arrayContaining(['@plurnk/plurnk-execs-common']));
+    expect(stats.engines.map(({ packages, pid }) => ({ packages, pid }))).toEqual(
+      report.isolation.engines!.map(({ packages, pid }) => ({ packages, pid })),
+    );
   });
 
   it('prints a table with the boot total', async () => {
@@ -119,6 +128,11 @@ describe('plurnk-execs probe', () => {
     const cwd = projectWith(['exec-echo']);
     const yes = detectPidNamespace() === null ? 'NO' : 'yes';
     const processLine = `isolation: process tier · PID namespace ${yes} · permission model yes\n`;
+    // Then one line per engine: here the one package's.
+    const engineLine = new RegExp(
+      `^  engine of exec-echo \\(4 tags\\) · pid \\d+ · PID namespace ${yes} · permission model yes( · reaped \\d+)?$`,
+      'm',
+    );
     for (const argv of [['probe'], ['probe', '--isolation', 'process']]) {
       const { code, stdout } = await runCli(argv, { cwd });
       expect(code).toBe(0);
@@ -128,6 +142,7 @@ describe('plurnk-execs probe', () => {
         /^sandbox: capabilities (none|inherited) · filesystem (read-only|open) · cgroup .+ · network shared$/m,
       );
       expect(stdout).toMatch(/^ {2}network: permissions\.network is true \(the default\)/m);
+      expect(stdout).toMatch(engineLine);
       expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
     }
     const thread = await runCli(['probe', '--isolation', 'thread'], { cwd });

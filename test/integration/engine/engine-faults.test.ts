@@ -8,13 +8,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { detectInit } from '../../../src/engine/namespace-init.js';
 import { createHost, type ExecRequest, type Host } from '../../../src/host/index.js';
-import { enginePids } from '../../helpers/engine-pids.js';
+import { engineOf, enginePids } from '../../helpers/engine-pids.js';
 import { handshake } from '../../helpers/handshake.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
 import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.url));
 const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
+const COMMON_PACKAGE = '@plurnk/plurnk-execs-common';
 const SECRET_NAME = 'PLURNK_ENGINE_TEST_SERVICE_SECRET';
 const namespace = detectPidNamespace() !== null;
 /**
@@ -58,16 +59,32 @@ describe('the process tier contains what a leaf does to its engine', () => {
     hostErrors.dispose();
   });
 
-  it('says which containment is in effect, measured from inside the engine', () => {
+  it('says which containment is in effect in each package’s engine, measured from inside it', () => {
     // The Perl init counts what it reaps; the sh init (where Perl is missing) cannot.
     const counted = namespace && detectInit() === 'perl';
-    // The sandbox's layers are engine-sandbox.test.ts's: here, that each is reported, and why the network is shared.
-    const { capabilities, fsView, cgroup, network, missing, ...rest } = host.isolation();
+    // The sandbox's layers are engine-sandbox.test.ts's: here, that each is reported, in every engine, and why the network is shared.
+    const isolation = host.isolation();
+    const { capabilities, fsView, cgroup, network, missing, ...rest } = isolation;
+    const reaped = counted ? { zombiesReaped: expect.any(Number) } : {};
+    const engine = (packageName: string, tags: string[]) => ({
+      packages: [packageName],
+      tags,
+      pid: expect.any(Number),
+      pidNamespace: namespace,
+      permissionModel: true,
+      ...reaped,
+      ...{ capabilities, fsView, cgroup, network, missing },
+    });
     expect(rest).toEqual({
       tier: 'process',
       pidNamespace: namespace,
       permissionModel: true,
-      ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
+      ...reaped,
+      engines: [
+        engine('zoo-healthy', ['healthy']),
+        engine('engine-faults', ['engine-faults']),
+        engine(COMMON_PACKAGE, expect.arrayContaining(['sh', 'bash'])),
+      ],
     });
     expect([capabilities, fsView, cgroup === undefined, network]).toEqual([
       expect.stringMatching(/^(none|inherited)$/),
@@ -76,6 +93,8 @@ describe('the process tier contains what a leaf does to its engine', () => {
       'shared',
     ]);
     expect(missing?.network).toMatch(/^permissions\.network is true \(the default\)/);
+    // Each pid is an engine process this service started, a different one per package.
+    expect(new Set(isolation.engines!.map((entry) => entry.pid))).toEqual(new Set(enginePids().engine));
   });
 
   it('settles a run whose engine was killed 500 engine-crashed, keeps what it wrote, and restarts the engine', async () => {
@@ -86,8 +105,9 @@ describe('the process tier contains what a leaf does to its engine', () => {
       sinks: { write: (_channel, chunk) => first.resolve(chunk) },
     });
     expect(await first.promise).toBe('before the fault\n');
-    const [engine] = enginePids().engine;
-    process.kill(engine!, 'SIGKILL');
+    const engine = await engineOf(host, COMMON_PACKAGE);
+    const others = [await engineOf(host, 'zoo-healthy'), await engineOf(host, 'engine-faults')];
+    process.kill(engine, 'SIGKILL');
     const out = await running;
     expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
     expect(out.channels.stdout).toMatchObject({ text: 'before the fault\n', state: 'errored' });
@@ -96,6 +116,8 @@ describe('the process tier contains what a leaf does to its engine', () => {
     expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(200);
     expect(enginePids().engine).not.toContain(engine);
     expect(host.availability('sh')?.available).toBe(true);
+    // Only that package's engine died: the others serve on, the same processes.
+    expect([await engineOf(host, 'zoo-healthy'), await engineOf(host, 'engine-faults')]).toEqual(others);
   });
 
   it('treats a frame a leaf forged on the engine channel as a corrupt engine: 500 engine-crashed, output kept', async () => {
@@ -113,7 +135,7 @@ describe('the process tier contains what a leaf does to its engine', () => {
   });
 
   it('survives a leaf whose child sends SIGKILL to the engine: 500 engine-crashed, then a new engine', async () => {
-    const [engine] = enginePids().engine;
+    const engine = await engineOf(host, 'engine-faults');
     // In a namespace too: the engine is its init's child, not the init, so the signal reaches it.
     const out = await host.exec({
       runtime: 'engine-faults',
@@ -122,7 +144,7 @@ describe('the process tier contains what a leaf does to its engine', () => {
     });
     expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/engine-crashed$/) } });
     expect(out.channels.out?.text).toBe('before the fault');
-    expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);
+    expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(200);
     expect(enginePids().engine).not.toContain(engine);
   });
 
@@ -139,7 +161,8 @@ describe('the process tier contains what a leaf does to its engine', () => {
     'contains sh `kill -9 -1` to the namespace: the engine dies, the service lives, a new engine answers',
     async () => {
       const marker = randomUUID();
-      const old = enginePids().all;
+      const old = await engineOf(host, COMMON_PACKAGE);
+      const others = [await engineOf(host, 'zoo-healthy'), await engineOf(host, 'engine-faults')];
       const gate = join(tmpdir(), `plurnk-kill-all-${marker}`);
       // The guard: pid 1 of this /proc must be the engine's init, which is true only inside its
       // namespace. The shell signals once its `armed` reached this test (the gate file).
@@ -173,7 +196,9 @@ describe('the process tier contains what a leaf does to its engine', () => {
         status: 200,
         text: 'again\n',
       });
-      expect(enginePids().all.filter((pid) => old.includes(pid))).toEqual([]);
+      // Only that package's engine restarted: the others are the same processes.
+      expect(enginePids().engine).not.toContain(old);
+      expect([await engineOf(host, 'zoo-healthy'), await engineOf(host, 'engine-faults')]).toEqual(others);
     },
   );
 
@@ -219,15 +244,15 @@ describe('the process tier contains what a leaf does to its engine', () => {
   ])(
     'refuses %s in the leaf’s thread: a named 500, output kept, the engine and the service untouched',
     async (attack, kind, refusal) => {
-      const [engine] = enginePids().engine;
-      const priorities = { service: getPriority(process.pid), engine: getPriority(engine!) };
+      const engine = await engineOf(host, 'engine-faults');
+      const priorities = { service: getPriority(process.pid), engine: getPriority(engine) };
       const out = await host.exec({ runtime: 'engine-faults', body: attack });
       expect(out.result).toMatchObject({ status: 500, problem: { type: expect.stringMatching(/executor-threw$/) } });
       expect(out.channels.out?.text).toBe('before the fault');
       expect(out.violations).toEqual([{ kind, detail: expect.stringMatching(refusal) }]);
       // The same engine serves on, at the priority both processes had.
-      expect(enginePids().engine).toEqual([engine]);
-      expect({ service: getPriority(process.pid), engine: getPriority(engine!) }).toEqual(priorities);
+      expect(await engineOf(host, 'engine-faults')).toBe(engine);
+      expect({ service: getPriority(process.pid), engine: getPriority(engine) }).toEqual(priorities);
     },
   );
 
@@ -348,14 +373,22 @@ describe('permissions.fsWrite in the process tier', () => {
 });
 
 describe('the crash breaker in the process tier', () => {
-  it('charges an engine death to the tag only when its run was the one in flight', async () => {
+  it('charges an engine death to the tag only when its run was the one in flight in that engine', async () => {
+    // engines.shared puts two packages into one engine: what a group of trusted packages gets.
     const host = await createHost({
       isolation: 'process',
       packageDirs: [...zooDirs('healthy', 'host/exec-waits-for-abort'), join(FIXTURES, 'engine-faults')],
+      engines: { shared: [['engine-faults', 'exec-waits-for-abort']] },
       breaker: { crashes: 1, cooldownMs: 600_000 },
     });
     try {
-      const killDuring = async (runtimes: string[]) => {
+      const shared = await engineOf(host, 'engine-faults');
+      expect(host.isolation().engines?.map((engine) => engine.packages)).toEqual([
+        ['zoo-healthy'],
+        ['exec-waits-for-abort', 'engine-faults'],
+      ]);
+      expect(await engineOf(host, 'exec-waits-for-abort')).toBe(shared);
+      const killDuring = async (runtimes: string[], during?: Promise<unknown>) => {
         const started = runtimes.map(() => handshake());
         const runs = runtimes.map((runtime, i) =>
           host.exec({
@@ -365,16 +398,21 @@ describe('the crash breaker in the process tier', () => {
           }),
         );
         await Promise.all(started.map((s) => s.promise));
-        process.kill(enginePids().engine[0]!, 'SIGKILL');
-        return Promise.all(runs);
+        process.kill(await engineOf(host, 'engine-faults'), 'SIGKILL');
+        const outs = await Promise.all(runs);
+        await during;
+        return outs;
       };
-      // Two runs in flight: nobody can tell whose leaf it was, so no tag is charged.
+      // Two runs in flight in the dead engine: nobody can tell whose leaf it was, so no tag is charged.
       const both = await killDuring(['engine-faults', 'wait-abort']);
       expect(both.map((out) => out.containment?.forcedEnd?.reason)).toEqual(['engine-crashed', 'engine-crashed']);
       expect(host.availability('engine-faults')?.degraded).toBeUndefined();
       expect(host.availability('wait-abort')?.degraded).toBeUndefined();
-      // One run in flight: its tag is charged, and degraded past the breaker's one crash.
-      await killDuring(['engine-faults']);
+      // One run in flight there, whatever runs in another package's engine: its tag is charged,
+      // and degraded past the breaker's one crash; the other engine's run is untouched.
+      const elsewhere = host.exec({ runtime: 'healthy', body: 'elsewhere' });
+      await killDuring(['engine-faults'], elsewhere);
+      expect((await elsewhere).channels.out?.text).toBe('elsewhere');
       expect(host.availability('engine-faults')?.degraded?.reason).toMatch(/the engine process died/);
       expect((await host.exec({ runtime: 'engine-faults', body: 'whoami' })).result.status).toBe(503);
       expect((await host.exec({ runtime: 'healthy', body: 'ok' })).result.status).toBe(200);

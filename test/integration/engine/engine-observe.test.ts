@@ -119,8 +119,9 @@ describe('observing the process tier’s engine', () => {
         sinks: { write: () => wrote.resolve() },
       });
       await wrote.promise;
-      // The engine dies with one run in flight: the service charges its tag.
-      process.kill((await host.stats()).engines[0]!.pid!, 'SIGKILL');
+      // Its engine dies with one run in flight: the service charges its tag.
+      const { engines } = await host.stats();
+      process.kill(engines.find((engine) => engine.packages.includes('zoo-run-never-settles'))!.pid!, 'SIGKILL');
       expect((await running).containment?.forcedEnd?.reason).toBe('engine-crashed');
       expect(observed().of('plurnk-execs:tag:degraded')).toEqual([
         {

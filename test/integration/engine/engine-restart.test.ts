@@ -4,12 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { createHost, type ExecOutcome } from '../../../src/host/index.js';
-import { enginePids } from '../../helpers/engine-pids.js';
+import { engineOf, enginePids } from '../../helpers/engine-pids.js';
 import { handshake } from '../../helpers/handshake.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
 import { watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
 const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
+const COMMON_PACKAGE = '@plurnk/plurnk-execs-common';
 const namespace = detectPidNamespace() !== null;
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 
@@ -28,13 +29,14 @@ describe('restarting the process tier’s engine', () => {
     let stopped: number | undefined;
     try {
       // An engine that answers is left alone however long its runs take: its heartbeats keep coming.
-      const [answering] = enginePids().engine;
+      const answering = await engineOf(host, COMMON_PACKAGE);
+      const healthy = await engineOf(host, 'zoo-healthy');
       const long = await host.exec({ runtime: 'sh', body: 'sleep 3; echo slept', env: { PATH, ZOO_RUN: marker } });
       expect({ status: long.result.status, text: long.channels.stdout?.text }).toEqual({
         status: 200,
         text: 'slept\n',
       });
-      expect(enginePids().engine).toEqual([answering]);
+      expect(await engineOf(host, COMMON_PACKAGE)).toBe(answering);
       const first = handshake<string>();
       const running = host.exec({
         runtime: 'sh',
@@ -43,7 +45,7 @@ describe('restarting the process tier’s engine', () => {
         sinks: { write: (_channel, chunk) => first.resolve(chunk) },
       });
       expect(await first.promise).toBe('before the stop\n');
-      stopped = enginePids().engine[0];
+      stopped = answering;
       // A real fault the service must contain: the engine is alive, holds its pipe open, and answers nothing.
       process.kill(stopped!, 'SIGSTOP');
       const out = await settleWithin(running, 20_000);
@@ -57,10 +59,14 @@ describe('restarting the process tier’s engine', () => {
       expect(out.outcome).toBe('leaf-fault');
       expect(out.containment?.forcedEnd).toEqual({ reason: 'engine-unresponsive', terminated: true });
       expect(out.channels.stdout).toMatchObject({ text: 'before the stop\n', state: 'errored' });
-      // The next run waits for a new engine and succeeds on it; the stopped one is gone.
-      const next = await host.exec({ runtime: 'healthy', body: 'ok' });
-      expect({ result: next.result, text: next.channels.out?.text }).toEqual({ result: { status: 200 }, text: 'ok' });
+      // The next run waits for a new engine and succeeds on it; the stopped one is gone, the other package's untouched.
+      const next = await host.exec({ runtime: 'sh', body: 'echo again', env: { PATH } });
+      expect({ status: next.result.status, text: next.channels.stdout?.text }).toEqual({
+        status: 200,
+        text: 'again\n',
+      });
       expect(enginePids().engine).not.toContain(stopped);
+      expect(await engineOf(host, 'zoo-healthy')).toBe(healthy);
     } finally {
       await host.close();
       hostErrors.dispose();

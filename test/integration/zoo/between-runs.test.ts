@@ -106,8 +106,9 @@ describe('the zoo: an error that escapes between runs', () => {
         const again = await second.connected;
         again.write('throw now');
         await crashCounted(1, again);
-        // The process tier's availability() is the engine's as of its last answer: one more run brings it.
-        if (TIER === 'process') await host.exec({ runtime: 'healthy', body: 'after' });
+        // The process tier's availability() is the engine's as of its last frame that carried a
+        // state: its next heartbeat brings it.
+        if (TIER === 'process') await waitFor(() => host.availability('escapes-between-runs')?.degraded);
         expect(host.availability('escapes-between-runs')?.degraded).toMatchObject({
           crashes: 2,
           reason: expect.stringMatching(/^an error escaped the leaf between calls: /),
@@ -121,3 +122,13 @@ describe('the zoo: an error that escapes between runs', () => {
     }
   });
 });
+
+/** Polls `look` until it answers something, up to 200 times 50 ms apart (the engine's heartbeat is 250 ms). */
+async function waitFor<T>(look: () => T | undefined): Promise<T | undefined> {
+  for (let i = 0; i < 200; i++) {
+    const value = look();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return undefined;
+}

@@ -3,20 +3,20 @@ import { createHost, type ExecOutcome, type Host } from '../../../src/host/index
 import { expectContained, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 import { TIER, tierOptions } from '../../helpers/tier.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
-import { enginePids, namespacePid } from '../../helpers/engine-pids.js';
+import { engineOf, namespacePid } from '../../helpers/engine-pids.js';
 
 const FORBIDDEN = '(§executor-forbidden)';
 
 /**
- * The process the leaf shares its thread with, as the leaf sees it: this one in the thread
- * tier; the engine in the process tier, by its pid inside its PID namespace.
+ * The process the leaf of `packageName` shares its thread with, as the leaf sees it: this one
+ * in the thread tier; its package's engine in the process tier, by its pid inside its PID namespace.
  */
-function leafHost(): { pid: number; ppid: number } {
+async function leafHost(host: Host, packageName: string): Promise<{ pid: number; ppid: number }> {
   if (TIER === 'thread') return { pid: process.pid, ppid: process.ppid };
-  const [engine] = enginePids().engine;
+  const engine = await engineOf(host, packageName);
   // Inside a namespace the engine's parent is the namespace's init, pid 1; without one it is this process.
-  if (detectPidNamespace() !== null) return { pid: namespacePid(engine!)!, ppid: 1 };
-  return { pid: engine!, ppid: process.pid };
+  if (detectPidNamespace() !== null) return { pid: namespacePid(engine)!, ppid: 1 };
+  return { pid: engine, ppid: process.pid };
 }
 
 /** How the signal guard names a kill of `pid` that is not the run's own. */
@@ -91,11 +91,15 @@ describe('the zoo: reaching out of the thread', () => {
 
   describe('C: signals', () => {
     it.each([
-      ['_kill', () => `process._kill(${leafHost().pid}): that is the host process`],
-      ['flip', () => 'process.kill(4194311): process 4194311 is not one of this run’s'],
-      ['ppid', () => foreign(leafHost().ppid)],
+      [
+        '_kill',
+        async () =>
+          `process._kill(${(await leafHost(host, 'zoo-signals-past-the-guard')).pid}): that is the host process`,
+      ],
+      ['flip', async () => 'process.kill(4194311): process 4194311 is not one of this run’s'],
+      ['ppid', async () => foreign((await leafHost(host, 'zoo-signals-past-the-guard')).ppid)],
     ])('refuses %s: only the run’s own processes may be signalled', async (route, expected) => {
-      const start = expected();
+      const start = await expected();
       const { refusal } = await refused('signals-past-the-guard', route, 'forbidden-signal');
       expect(refusal).toBe(
         `${start}; a leaf may signal only processes in groups its own run started, or that carry its run's marker ${FORBIDDEN}`,
@@ -129,14 +133,18 @@ describe('the zoo: reaching out of the thread', () => {
   describe('O: process-wide knobs', () => {
     const KNOB = `a leaf may not turn a knob of the process it shares with the host ${FORBIDDEN}`;
     it.each([
-      ['priority', () => `os.setPriority(${leafHost().pid}, …): that is the host process`],
+      [
+        'priority',
+        async () =>
+          `os.setPriority(${(await leafHost(host, 'zoo-turns-process-knobs')).pid}, …): that is the host process`,
+      ],
       ['v8-flags', () => 'v8.setFlagsFromString("--no-trace-gc"): V8 flags are the whole process’s'],
       ['stdin', () => 'process.stdin: stdin is the host operator’s'],
       ['open-stdin', () => 'fs.openSync("/dev/stdin"): that path opens the host’s stdin, stdout or stderr again'],
       ['close-stdin', () => 'fs.closeSync(0): fds 0–2 are the host’s stdin, stdout and stderr'],
       ['report', () => 'process.report.getReport(): a report holds the host process’s environment and secrets'],
-    ])('refuses %s', async (knob, expected) => {
-      const start = expected();
+    ])('refuses %s', async (knob, expected: () => string | Promise<string>) => {
+      const start = await expected();
       const { refusal } = await refused('turns-process-knobs', knob, 'process-knob');
       expect(refusal).toBe(`${start}; ${KNOB}`);
     });

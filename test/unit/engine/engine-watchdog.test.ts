@@ -52,4 +52,26 @@ describe('the engine watchdog', () => {
       watchdog.stop();
     }
   });
+
+  it('keeps the clock of what an engine owes on free time only: a stall counts two periods at most', async () => {
+    const ticks: number[] = [];
+    const watchdog = watchEngine(
+      20,
+      10_000,
+      () => {},
+      (free) => void ticks.push(free),
+    );
+    try {
+      while (ticks.length < 2) await sleep(20);
+      block(500);
+      const before = watchdog.freeMs();
+      while (ticks.length < 4) await sleep(20);
+      // The tick after the stall added 40 ms at most, not 500.
+      expect(watchdog.freeMs() - before).toBeLessThan(200);
+      expect(ticks).toEqual([...ticks].sort((a, b) => a - b));
+      expect(ticks.at(-1)).toBe(watchdog.freeMs());
+    } finally {
+      watchdog.stop();
+    }
+  });
 });

@@ -56,5 +56,8 @@ describe('the outcome of a process-tier run', () => {
     ).toBeUndefined();
     // Text the engine claims but never forwarded.
     expect(restoreForwardedText(outcome, lengths, seenOf())).toBeUndefined();
+    // A channel it forwarded text on, left out of the outcome (a forged outcome with no channels).
+    const bare = { ...outcome, channels: {} };
+    expect(restoreForwardedText(bare, {}, seenOf(['out', 'plain, then *marked*']))).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import type { EngineProcess } from '../../../src/engine/engine-process.js';
 import { RunRelay } from '../../../src/engine/run-relay.js';
 import { parseExecRequest } from '../../../src/model/exec-request.js';
 
+const BOUNDS = { detailLimit: 512, maxBytes: 1024, deadlineMs: undefined };
+
 describe('the relay of one process-tier run', () => {
   it('settles a run once, 500 engine-crashed, when its engine is gone before the run reaches it', async () => {
     // A dead engine refuses every send; the death it reported came before this run was in
@@ -11,11 +13,11 @@ describe('the relay of one process-tier run', () => {
     // be produced on demand by a real engine: this stand-in is the engine after it.)
     const sent: unknown[] = [];
     const gone = {
-      send: (message: unknown) => (sent.push(message), false),
+      sendCall: (message: unknown) => (sent.push(message), false),
       fail: () => {},
       command: { sandbox: null },
     } as unknown as EngineProcess;
-    const relay = new RunRelay(7, 'sh', parseExecRequest({ runtime: 'sh', body: 'echo x' }), gone, 512, 1024);
+    const relay = new RunRelay(7, 'sh', parseExecRequest({ runtime: 'sh', body: 'echo x' }), gone, BOUNDS);
     relay.begin();
     const out = await Promise.race([relay.settled, sleep(5000, 'never settled' as const)]);
     expect(out).toMatchObject({
@@ -31,14 +33,14 @@ describe('the relay of one process-tier run', () => {
     // program would run); which way that race goes cannot be chosen with a real engine.
     const sent: { t: string; aborted?: unknown }[] = [];
     const engine = {
-      send: (message: { t: string }) => (sent.push(message), true),
+      sendCall: (message: { t: string }) => (sent.push(message), true),
       fail: () => {},
       command: { sandbox: null },
     };
     const controller = new AbortController();
     controller.abort(new RangeError('gone before it began'));
     const request = parseExecRequest({ runtime: 'sh', body: 'echo x', signal: controller.signal });
-    new RunRelay(3, 'sh', request, engine as unknown as EngineProcess, 512, 1024).begin();
+    new RunRelay(3, 'sh', request, engine as unknown as EngineProcess, BOUNDS).begin();
     expect(sent).toEqual([
       expect.objectContaining({
         t: 'exec',

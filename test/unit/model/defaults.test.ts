@@ -55,6 +55,7 @@ describe('host defaults', () => {
       },
       spares: { max: 16, idleMs: 60_000 },
       permissions: { fsWrite: [resolve(process.cwd()), resolve(tmpdir())], addons: false, network: true },
+      engines: { shared: [] },
       onProbe: undefined,
     });
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);

@@ -177,7 +177,7 @@ describe('the live claims the engine’s namespace sweep reads', () => {
     port.workerPort.postMessage('the next binding’s');
     port.drain((message) => message === 'reply');
     expect(heard).toEqual(['report', 'reply']);
-    expect(port.next()).toEqual({ message: 'the next binding’s' });
+    expect(port.take()).toEqual({ message: 'the next binding’s' });
     port.close();
     port.workerPort.close();
   });

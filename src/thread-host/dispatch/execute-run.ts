@@ -125,8 +125,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
     const folded = context.foldEffect === undefined ? undefined : { effect: true as const };
     const task = handle.post({ kind: 'run', request, id: control.task, marker, announce, ...folded });
+    let acknowledged = !announce;
     if (effectWatch !== undefined) {
-      if (announce) void control.started.then(() => effectWatch.start());
+      if (announce) void control.started.then(() => ((acknowledged = true), effectWatch.start()));
       else effectWatch.start();
     }
     let overran = false;
@@ -158,13 +159,15 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     const effect =
       context.foldEffect === undefined
         ? undefined
-        : judgeFoldedEffect(
-            settled,
-            handle.effectReturned(control.task),
+        : judgeFoldedEffect(settled, {
+            returned: handle.effectReturned(control.task),
             overran,
-            context.foldEffect.timeoutMs,
-            handle.deathReason,
-          );
+            timeoutMs: context.foldEffect.timeoutMs,
+            acknowledged,
+            unresponsive: guard.fault()?.reason === 'unresponsive',
+            loadTimeoutMs: context.loadTimeoutMs,
+            deathReason: handle.deathReason,
+          });
     if (effect?.refused === true) return refusedByEffect(effect, control, claims, marker, since, guard, context);
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);

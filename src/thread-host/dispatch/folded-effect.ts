@@ -42,35 +42,42 @@ export function watchFoldedEffect(handle: WorkerHandle, task: number, timeoutMs:
   };
 }
 
+/** What judging a folded effect() reads besides how its run task settled. */
+export interface FoldedEffectFacts {
+  /** The Effect the thread marked for the task, if it did. */
+  readonly returned: Effect | undefined;
+  /** True when the host ended the task for effect()'s own bound. */
+  readonly overran: boolean;
+  readonly timeoutMs: number;
+  /** True when the thread acknowledged the task (`started`), or did not need to: its leaf was loaded. */
+  readonly acknowledged: boolean;
+  /** Set when the run's guard ended the task because the thread stopped answering (or never acknowledged it). */
+  readonly unresponsive: boolean;
+  readonly loadTimeoutMs: number;
+  readonly deathReason: string | undefined;
+}
+
 /**
  * How a folded effect() ended once its run task settled: it returned an Effect (run() went on,
  * and the run's own judgement applies), the run's own bounds ended the task first (its deadline,
  * its abort, the host closing: judged as the run; the effect unknown), or it failed, which
- * refuses the EXEC before run() as `host.effect()` judges its call. `overran` is true when the
- * host ended the task for effect()'s own bound.
+ * refuses the EXEC before run() as `host.effect()` judges its call — a leaf that never loaded
+ * included.
  */
-export function judgeFoldedEffect(
-  settled: Settled,
-  returned: Effect | undefined,
-  overran: boolean,
-  timeoutMs: number,
-  deathReason: string | undefined,
-): FoldedEffectEnd {
-  if (returned !== undefined) return { refused: false, effect: returned };
-  if (overran) return refuse('executor-threw', `effect() did not return within ${timeoutMs}ms`, true);
+export function judgeFoldedEffect(settled: Settled, facts: FoldedEffectFacts): FoldedEffectEnd {
+  if (facts.returned !== undefined) return { refused: false, effect: facts.returned };
+  if (facts.overran) return refuse(`effect() did not return within ${facts.timeoutMs}ms`);
   switch (settled.kind) {
     case 'forced':
+      // Never acknowledged: the leaf did not load, and effect() was never called.
+      if (!facts.acknowledged && facts.unresponsive)
+        return refuse(`the leaf did not load within loadTimeoutMs ${facts.loadTimeoutMs}ms`);
       return { refused: false, effect: null };
     case 'died':
-      return refuse(
-        'executor-threw',
-        `the worker thread died during effect(): ${deathReason ?? String(settled.error)}`,
-        true,
-      );
+      return refuse(`the worker thread died during effect(): ${facts.deathReason ?? String(settled.error)}`);
     case 'reply':
       // A reply that is no failure, with no mark: the leaf forged it; its run never ran.
-      if (settled.reply.ok)
-        return refuse('executor-threw', 'effect() was not called: the thread answered without it', true);
+      if (settled.reply.ok) return refuse('effect() was not called: the thread answered without it');
       return { refused: true, failure: failedBefore(settled.reply) };
   }
 }
@@ -80,8 +87,9 @@ export type FoldedEffectEnd =
   | { readonly refused: false; readonly effect: Effect | null }
   | { readonly refused: true; readonly failure: Extract<EffectCall, { ok: false }> };
 
-function refuse(code: 'executor-threw', detail: string, poisoned: boolean): FoldedEffectEnd {
-  return { refused: true, failure: { ok: false, code, detail, poisoned } };
+/** A refusal whose thread is retired: it overran, never loaded, died, or broke the protocol. */
+function refuse(detail: string): FoldedEffectEnd {
+  return { refused: true, failure: { ok: false, code: 'executor-threw', detail, poisoned: true } };
 }
 
 /** A failed reply to a run task whose effect() never returned an Effect: it threw, returned no Effect, or the leaf did not load. */

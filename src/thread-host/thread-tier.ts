@@ -179,7 +179,7 @@ export class ThreadTier implements Tier {
       // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
       const swept =
         end.groups.size > 0 || end.refusedGroups > 0 || end.poisoned
-          ? { groups: end.groups, marker: end.marker, since: end.since }
+          ? { groups: end.groups, marker: end.marker, since: end.since, firstPid: end.firstGroup }
           : { groups: end.groups };
       // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
       const { found: reapedProcesses } = await reapRun(swept, this.options.limits.graceMs).catch(() => ({ found: 0 }));

@@ -54,6 +54,8 @@ export interface RunEnd {
   readonly marker: string;
   /** When the run was posted (epoch ms): none of its processes is older. */
   readonly since: number;
+  /** The first group the run reported: none of its processes has an older pid (process-sweep.ts `firstPid`). */
+  readonly firstGroup: number | undefined;
   /** Ends the run's claim to its marker and groups (live-claims.ts): call it once they were reaped. */
   readonly release: () => void;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
@@ -188,6 +190,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      firstGroup: control.firstGroup,
       release: claims.close,
       crash,
       console: guard.console(),
@@ -207,6 +210,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      firstGroup: control.firstGroup,
       release: claims.close,
       crash: undefined,
       console: guard.console(),
@@ -241,6 +245,7 @@ function refusedByEffect(
     refusedGroups: control.refusedGroups,
     marker,
     since,
+    firstGroup: control.firstGroup,
     release: claims.close,
     crash: undefined,
     console: guard.console(),

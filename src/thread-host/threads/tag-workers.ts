@@ -2,6 +2,7 @@ import type { RecyclePolicy } from '../../model/host-types.js';
 import { endThread } from './reaper.js';
 import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, shouldRetire, sparesTarget } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
+import { BurstQuiet } from './burst-quiet.js';
 import { SpareDemand } from './spare-demand.js';
 import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
@@ -41,6 +42,8 @@ export class TagWorkers {
   private readonly uncharged = new WeakSet<WorkerHandle>();
   /** Tasks of the tag waiting in the admission queue. */
   private readonly handoffs = new Handoffs();
+  /** Holds a release's retirement and new spares while other runs of the tag are in flight (burst-quiet.ts). */
+  private readonly quiet = new BurstQuiet(() => [...this.threads.values()].filter((entry) => entry.lentToRun).length);
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -119,12 +122,12 @@ export class TagWorkers {
     }
     const wantsSpare = entry?.lentToRun === true;
     if (!retire && !wantsSpare) return Promise.resolve();
-    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
-    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
-    // is resolving now; the retirement is tracked from here, so close() still waits for it.
-    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // Terminating a thread and starting one block the main thread for milliseconds: they wait for
+    // the tag's other runs in flight (burst-quiet.ts); the retirement is tracked from here.
+    const later = this.quiet.wait().then(() => {
       if (wantsSpare) this.topUpSpares();
     });
+    if (entry?.lentToRun === true) this.quiet.runEnded();
     return retire ? this.retire(handle, later, outcome.poisoned) : later;
   }
 
@@ -132,6 +135,7 @@ export class TagWorkers {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.idleWatch);
+    this.quiet.flush();
     const all = [...this.idle(), ...this.inState('busy')];
     this.threads.clear();
     await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);

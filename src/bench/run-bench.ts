@@ -8,13 +8,15 @@ import { benchFlood } from './scenarios/flood.js';
 import { benchIsolation } from './scenarios/isolation.js';
 import { benchLoad } from './scenarios/load.js';
 import { benchMemory } from './scenarios/memory.js';
+import { benchObserve } from './scenarios/observe.js';
 import { benchOrphans } from './scenarios/orphans.js';
 import { benchProbe } from './scenarios/probe.js';
 import { benchRecycle } from './scenarios/recycle.js';
+import { benchSandbox } from './scenarios/sandbox.js';
 import { benchStream } from './scenarios/stream.js';
 import { benchSubprocess } from './scenarios/subprocess.js';
 
-/** Every scenario, in the order of issue 7 and of the report. */
+/** Every scenario, in the order of issue 7 and of the report (then issue 17's and issue 27's). */
 export const BENCH_SCENARIOS = {
   probe: benchProbe,
   dispatch: benchDispatch,
@@ -27,6 +29,8 @@ export const BENCH_SCENARIOS = {
   load: benchLoad,
   burst: benchBurst,
   orphans: benchOrphans,
+  observe: benchObserve,
+  sandbox: benchSandbox,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** Scenarios run only when named: issue 31's orphan soak alone takes ~18 minutes. */

@@ -46,10 +46,17 @@ export interface CheckOptions {
 /**
  * The limits an example runs under: an example is a one-line witness, so these are tighter
  * than a host's defaults (docs/faults.md), and memory is looked at forty times a second (a
- * thread's peak memory is what its heartbeats report). The breaker is out of reach so that
+ * thread's peak memory is what its heartbeats report); in the process tier the engine and all it
+ * starts hold at most 256 processes and threads. The breaker is out of reach so that
  * every run of a crashing leaf shows what it does, not a 503.
  */
-const CHECK_LIMITS = { heapMb: 256, externalMb: 256, outputBytes: 1024 * 1024, heartbeatMs: 25 } as const;
+const CHECK_LIMITS = {
+  heapMb: 256,
+  externalMb: 256,
+  outputBytes: 1024 * 1024,
+  heartbeatMs: 25,
+  enginePids: 256,
+} as const;
 /** Default deadline of each run of an example (ms): an example is a one-line witness. */
 export const CHECK_RUN_TIMEOUT_MS = 10_000;
 /** Tags checked at once, each in a temporary directory of its own. */

@@ -94,6 +94,14 @@ export interface RunFigures {
   sinks: { messages: number; bytes: number };
   /** Contract violations the host refused, counted by kind. */
   violations: Partial<Record<ViolationKind, number>>;
+  /**
+   * What the engine's sandbox refused during the run, as its cgroup counted it (the host's
+   * `containment.sandbox`): forks and threads past `limits.enginePids`, processes the kernel's OOM
+   * killer ended at `limits.engineMemoryMb`. Null in the thread tier and where the engine has no
+   * cgroup. A refused write (EROFS), mount or connect is the leaf's to see, not the host's: the
+   * report's `isolation` says which layers held.
+   */
+  sandbox: { forksRefused: number; oomKills: number } | null;
 }
 
 /** Everything `check` found about one tag. */

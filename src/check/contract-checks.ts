@@ -1,6 +1,6 @@
 /**
  * The contract checks of one tag, each judged from the structured facts of its example's runs —
- * violation kinds, `containment` (console, processes, how the host ended a run), the outcome
+ * violation kinds, `containment` (console, processes, how the host ended a run, what the engine's sandbox refused), the outcome
  * class — never from the wording of a message meant for people.
  */
 import type { Violation, ViolationKind } from '../contracts/violation.js';
@@ -83,6 +83,17 @@ function judgeSignal(outcome: ExecOutcome, graceMs: number): CheckItem {
 }
 
 function judgeProcesses(runs: readonly MeasuredRun[]): CheckItem {
+  // What the engine's cgroup refused is the most telling: a flood or a bomb, not a straggler.
+  const refused = (key: 'forksRefused' | 'oomKills') =>
+    runs.reduce((sum, run) => sum + (run.figures.sandbox?.[key] ?? 0), 0);
+  if (refused('forksRefused') > 0)
+    return fail(
+      `its processes hit the engine's pids bound (limits.enginePids): ${refused('forksRefused')} fork(s) refused`,
+    );
+  if (refused('oomKills') > 0)
+    return fail(
+      `the kernel's OOM killer ended ${refused('oomKills')} of its processes at the engine's memory bound (limits.engineMemoryMb)`,
+    );
   const outlived = runs.flatMap((run) => run.outlived);
   if (outlived.length > 0)
     return fail(

@@ -3,7 +3,8 @@
  * own sinks counting what reached them, a snapshot of the run's cwd before and after, the
  * memory of the run's processes sampled from /proc, the host's `containment` (console bytes,
  * processes started and reaped, the thread's peak memory), the violations by kind, and every
- * process carrying the run's marker once the host was done — which outlived the run, and is killed.
+ * process carrying the run's marker once the host was done — which outlived the run, and is killed —
+ * and what the engine's sandbox refused while it ran (forks past its pids bound, OOM kills).
  */
 import { randomUUID } from 'node:crypto';
 import { readdirSync, rmSync } from 'node:fs';
@@ -107,6 +108,7 @@ export async function measureRun(
     consoleBytes: containment?.console?.bytes ?? 0,
     sinks: counted,
     violations: countKinds(outcome.violations.map((violation) => violation.kind)),
+    sandbox: containment?.sandbox ?? null,
   };
   return { outcome, outlived: survivors.map((p) => `${p.pid} (${p.command})`), figures };
 }

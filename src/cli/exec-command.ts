@@ -8,7 +8,7 @@ import { createChannelPrinter } from './channel-printer.js';
 import { formatProblem } from './format-problem.js';
 import { parseFlags, parseIsolation, parseMs } from './parse-flags.js';
 
-const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>] [--isolation process|thread]
+const USAGE = `Usage: plurnk-execs exec <tag> [body] [--target <t>] [--cwd <dir>] [--timeout <ms>] [--isolation process|thread] [--stats]
 
 Runs one EXEC through the isolating host and streams its channels as they arrive: stdout to
 stdout, stderr to stderr, any other channel to stdout with each line labelled. Then prints the
@@ -19,6 +19,8 @@ status line (and the Problem, if any) on stderr. A body of "-" is read from stan
   --timeout <ms>   deadline of the run; past it the run settles 504
   --isolation <t>  process (default): the leaf's thread lives in an engine process of the
                    host's own; thread: in this process (docs/isolation.md)
+  --stats          after the run, print the host's snapshot (host.stats(): runs, latency,
+                   threads, breakers, engines) as JSON on stderr
 
 Exit code: 0 on success; the subprocess exit code when there is one; 130 when cancelled;
 1 for any other failure. Ctrl-C cancels the run (SIGHUP to its process group); a second
@@ -39,6 +41,7 @@ export const execCommand: Command = {
         cwd: { type: 'string' },
         timeout: { type: 'string' },
         isolation: { type: 'string' },
+        stats: { type: 'boolean' },
       },
       { names: ['tag', 'body'], required: 1 },
     );
@@ -70,6 +73,7 @@ export const execCommand: Command = {
       );
       if (outcome.result.problem) io.stderr.write(formatProblem(outcome.result.problem));
       for (const { kind, detail } of outcome.violations) io.stderr.write(`contract violation (${kind}): ${detail}\n`);
+      if (values.stats === true) io.stderr.write(`${JSON.stringify(await host.stats(), null, 2)}\n`);
       return exitCodeOf(outcome.result);
     } finally {
       stopInterrupts();

@@ -2,7 +2,8 @@
  * What one run of an example did, as one compact line for `plurnk-execs check`'s table
  * (`--json` has every figure of every run): wall time, the thread's and its processes' peak
  * memory, processes started and left, files created/changed/removed, console bytes, sink
- * messages and bytes, violations. `-` is a figure the platform or the run did not give.
+ * messages and bytes, violations, and what the engine's sandbox refused, if anything. `-` is a
+ * figure the platform or the run did not give.
  */
 import type { RunFigures } from '../check/check-report.js';
 
@@ -24,7 +25,16 @@ export function formatRunFigures(figures: RunFigures): string {
     total === 0
       ? 'violations 0'
       : `violations ${total} (${violations.map(([kind, count]) => `${kind} ${count}`).join(', ')})`,
+    ...refusals(figures.sandbox),
   ].join(' · ');
+}
+
+/** What the engine's sandbox refused, when it refused anything: `sandbox refused 12 forks, 1 OOM kill`. */
+function refusals(sandbox: RunFigures['sandbox']): string[] {
+  if (sandbox === null || sandbox.forksRefused + sandbox.oomKills === 0) return [];
+  const forks = `${sandbox.forksRefused} fork${sandbox.forksRefused === 1 ? '' : 's'}`;
+  const kills = `${sandbox.oomKills} OOM kill${sandbox.oomKills === 1 ? '' : 's'}`;
+  return [`sandbox refused ${forks}, ${kills}`];
 }
 
 function bytes(value: number | null): string {

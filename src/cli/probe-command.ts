@@ -24,7 +24,7 @@ Discovers the executor leaves installed in the nearest node_modules, boots the i
 (every tag in its own worker thread, probed concurrently) and prints one row per tag: package,
 availability, probe latency and detail, then which containment is in effect and the boot total.
 
-  --json           print a JSON document instead of the table
+  --json           print a JSON document instead of the table (with host.stats() after boot)
   --timeout <ms>   per-probe timeout (default 3000)
   --isolation <t>  process (default): the threads in an engine process of the host's own;
                    thread: in this process (docs/isolation.md)
@@ -68,6 +68,8 @@ export const probeCommand: Command = {
     }).finally(() => progress.done());
     const bootMs = Math.round(performance.now() - started);
     const contained = host.isolation();
+    // Taken before the close: the threads the boot left warm, and the engine that holds them.
+    const stats = values.json === true ? await host.stats() : undefined;
     await host.close();
 
     const rows: ProbeRow[] = [...discovery.registry.values()].map((entry) => {
@@ -91,6 +93,7 @@ export const probeCommand: Command = {
         searched: discovery.searched,
         node: process.version,
         cores: cpus().length,
+        stats,
       };
       io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
     } else {

@@ -15,8 +15,23 @@ export interface Limits {
   heapMb: number;
   /** Cap on a thread's memory outside its JS heap (Buffers, ArrayBuffers, WebAssembly), as it reports it. Default 1024. */
   externalMb: number;
-  /** Cap on the host process's resident memory while runs are in flight. Default 80% of the machine's or container's memory. */
+  /**
+   * Cap on the host process's resident memory while runs are in flight (in the process tier, the engine process's):
+   * past it the likeliest run is ended. Default half the machine's or container's memory.
+   */
   rssMb: number;
+  /**
+   * Process tier: hard bound on the memory one engine and every process it starts may hold, its cgroup's memory limit
+   * where a cgroup can be had (docs/isolation.md). Past it the kernel's OOM killer ends the largest process there: a
+   * leaf's child, or the engine, whose runs then settle `engine-crashed` (`engine-out-of-memory`). Default 1.5 × `rssMb`, at least `rssMb` + 512.
+   */
+  engineMemoryMb: number;
+  /**
+   * Process tier: processes and threads one engine and everything it starts may hold at once, its cgroup's pids
+   * limit where a cgroup can be had: a fork or thread past it fails (`EAGAIN`), and the engine keeps serving. An idle
+   * engine holds about a dozen (its threads and its init). Default 1024.
+   */
+  enginePids: number;
   /** UTF-8 bytes one run may write across its channels; past it the run fails `output-limit-exceeded`. Default 16 MiB. */
   outputBytes: number;
   /** Bytes of notices (their JSON) one run may emit; later ones are dropped and counted. Default 1 MiB. */
@@ -55,8 +70,11 @@ export interface Limits {
   sinkMessages: number;
 }
 
-/** The default of every limit but `rssMb`, which depends on the machine (model/defaults.ts). */
-export const DEFAULT_LIMITS: Readonly<Omit<Limits, 'rssMb'>> = Object.freeze({
+/** The limits whose default depends on the machine (model/defaults.ts): a thread's defaults go without them. */
+export type MachineLimit = 'rssMb' | 'engineMemoryMb';
+
+/** The default of every limit but the machine's ({@link MachineLimit}). */
+export const DEFAULT_LIMITS: Readonly<Omit<Limits, MachineLimit>> = Object.freeze({
   heapMb: 1024,
   externalMb: 1024,
   outputBytes: 16 * 1024 * 1024,
@@ -69,6 +87,7 @@ export const DEFAULT_LIMITS: Readonly<Omit<Limits, 'rssMb'>> = Object.freeze({
   unresponsiveMs: 30_000,
   pendingInteractions: 16,
   sinkMessages: 1_000_000,
+  enginePids: 1024,
 });
 
 const PositiveMs = v.pipe(v.number(), v.finite(), v.minValue(1));
@@ -79,6 +98,8 @@ const limitOptionsSchema = strictKeys({
   heapMb: v.optional(v.pipe(v.number(), v.integer(), v.minValue(8))),
   externalMb: v.optional(PositiveInteger),
   rssMb: v.optional(PositiveInteger),
+  engineMemoryMb: v.optional(PositiveInteger),
+  enginePids: v.optional(PositiveInteger),
   outputBytes: v.optional(PositiveInteger),
   noticeBytes: v.optional(PositiveInteger),
   problemBytes: v.optional(PositiveInteger),

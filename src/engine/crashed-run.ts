@@ -2,6 +2,7 @@ import type { ChannelState } from '../contracts/channels.js';
 import type { Effect } from '../contracts/effect.js';
 import { ErrorDetail } from '../contracts/error-detail.js';
 import type { Notice } from '../contracts/notice.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
 import { hostFailure } from '../model/host-problems.js';
 import type { ChannelOutput, ExecOutcome } from '../model/host-types.js';
 import { ChunkedText } from '../runtime/chunked-text.js';
@@ -64,7 +65,8 @@ export class SeenRun {
   /**
    * The outcome of a run whose engine died: 500 `engine-crashed` (or `engine-unresponsive`,
    * when the service killed an engine that stopped answering) naming why, with every channel
-   * as far as it was written (those left active are `errored`) and the notices so far.
+   * as far as it was written (those left active are `errored`) and the notices so far, and the
+   * cause of the engine's death where the host could tell (`engine-out-of-memory`).
    */
   crashed(
     why: string,
@@ -72,6 +74,7 @@ export class SeenRun {
     effect: Effect | null,
     address: string | null,
     end: EngineEnd = 'engine-crashed',
+    cause?: EngineDeathCause,
   ): ExecOutcome {
     const what = end === 'engine-crashed' ? 'died' : 'was killed';
     const detail = ErrorDetail.preview(`the engine process ${what} during the run: ${why}`, detailLimit);
@@ -86,7 +89,11 @@ export class SeenRun {
       channels,
       notices: this.notices,
       violations: [],
-      containment: { console: null, reapedProcesses: 0, forcedEnd: { reason: end, terminated: true } },
+      containment: {
+        console: null,
+        reapedProcesses: 0,
+        forcedEnd: cause === undefined ? { reason: end, terminated: true } : { reason: end, terminated: true, cause },
+      },
     };
   }
 }

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../runtime/package-root.js';
 import { detectInit, initCommand, type InitProgram } from './namespace-init.js';
+import { EngineSandbox, type SandboxRequest } from './sandbox/engine-sandbox.js';
 
 /** How the engine process is started, and which containment that asks for. */
 export interface EngineCommand {
@@ -13,6 +14,8 @@ export interface EngineCommand {
   readonly init: InitProgram | null;
   /** Node's permission model is switched on (confirmed later by the engine seeing `process.permission`). */
   readonly permissionModel: boolean;
+  /** The engine's sandbox, whose setup runs first (sandbox/engine-sandbox.ts); null for a command built without one. */
+  readonly sandbox: EngineSandbox | null;
 }
 
 /** Path of the compiled engine entry: the engine always runs `dist/` JavaScript, like the threads. */
@@ -83,15 +86,33 @@ function profileFlags(): string[] {
 }
 
 /**
- * The command that starts one engine: `unshare … <init> node <flags> engine-entry.js` where a
- * namespace can be had, the namespace's init (namespace-init.ts) running the engine as its child.
+ * The command that starts one engine: `unshare … <setup> setpriv … <init> node <flags>
+ * engine-entry.js` where a namespace can be had — the sandbox's setup (sandbox/setup-program.ts)
+ * first, then `setpriv` dropping every privilege, then the namespace's init (namespace-init.ts)
+ * running the engine as its child. `sandbox` asks for the engine's sandbox (its cgroup is made
+ * here: release it once the engine is gone); null builds the bare command.
  */
-export function engineCommand(fsWrite: readonly string[], addons = false): EngineCommand {
-  const node = [...permissionFlags(fsWrite, addons), ...profileFlags(), engineEntryPath()];
+export function engineCommand(
+  fsWrite: readonly string[],
+  addons = false,
+  sandbox: SandboxRequest | null = null,
+): EngineCommand {
+  const node = [process.execPath, ...permissionFlags(fsWrite, addons), ...profileFlags(), engineEntryPath()];
   const prefix = detectPidNamespace();
-  if (prefix === null)
-    return { file: process.execPath, args: node, pidNamespace: false, init: null, permissionModel: true };
+  const box = sandbox === null ? null : new EngineSandbox(sandbox, prefix);
+  if (prefix === null) {
+    const [file = process.execPath, ...args] = box === null ? node : box.command(node).command;
+    return { file, args, pidNamespace: false, init: null, permissionModel: true, sandbox: box };
+  }
   const init = detectInit();
-  const args = [...prefix, ...initCommand(init, [process.execPath, ...node])];
-  return { file: 'unshare', args, pidNamespace: true, init, permissionModel: true };
+  const underInit = initCommand(init, node);
+  const { unshare, command } = box === null ? { unshare: [], command: underInit } : box.command(underInit);
+  return {
+    file: 'unshare',
+    args: [...prefix, ...unshare, ...command],
+    pidNamespace: true,
+    init,
+    permissionModel: true,
+    sandbox: box,
+  };
 }

@@ -5,13 +5,15 @@ import { serializeError } from '../contracts/serialized-error.js';
 import type { Discovery } from '../contracts/registry.js';
 import { parseExecRequest } from '../model/exec-request.js';
 import type { Availability, EmbeddingSinks } from '../model/host-types.js';
-import type { Tier } from '../model/tier.js';
+import type { RunTrace, Tier } from '../model/tier.js';
 import { bootThreadTier, liveOwners } from '../thread-host/index.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
+import { forwardEvents } from './event-forwarding.js';
 import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
 import { openFrameChannel } from './frame-channel.js';
 import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
+import { measureSandbox } from './sandbox/sandbox-facts.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
 import { trackStateChanges } from './state-changes.js';
@@ -53,6 +55,8 @@ const asks = new Map<number, { resolve(value: unknown): void; reject(error: Erro
 let nextAsk = 0;
 /** The engine's state when it differs from what the service last heard (state-changes.ts). */
 const changedState = trackStateChanges();
+/** The thread tier's events the service listens to, forwarded (event-forwarding.ts). */
+const forwarding = forwardEvents(send);
 
 async function onMessage(message: ServiceMessage): Promise<void> {
   switch (message.t) {
@@ -71,6 +75,11 @@ async function onMessage(message: ServiceMessage): Promise<void> {
       else ask?.reject(new Error(message.error ?? 'the service sink failed'));
       return;
     }
+    case 'observe':
+      return forwarding.want(message.events);
+    case 'stats':
+      // Before boot there are no threads to tell of: an empty answer, which the service reads as such.
+      return void send({ t: 'stats', id: message.id, tags: tier === undefined ? {} : (await tier.stats()).tags });
     case 'close':
       closing.abort(new DOMException('the host closed', 'AbortError'));
       await tier?.close(Promise.allSettled([...inFlight]).then(() => {})).catch(() => {});
@@ -82,7 +91,7 @@ async function onMessage(message: ServiceMessage): Promise<void> {
 
 async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<void> {
   init = underNamespaceInit(message.servicePidNamespace);
-  send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel });
+  send({ t: 'hello', pid: process.pid, pidNamespace: init !== undefined, permissionModel, sandbox: measureSandbox() });
   // The service's watchdog: a main thread that stops sending these is killed and replaced.
   setInterval(() => send({ t: 'heartbeat' }), message.heartbeatMs).unref();
   try {
@@ -117,9 +126,11 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
   try {
     if (tier === undefined || closing.signal.aborted) throw notOpen();
     const parsed = parseExecRequest({ ...fields, signal: controller.signal, sinks });
-    const { outcome, lengths } = stripForwardedText(await tier.run(parsed));
+    const trace: RunTrace = {};
+    const { outcome, lengths } = stripForwardedText(await tier.run(parsed, trace));
     const state = changedState(engineState(tier));
-    send(state === undefined ? { t: 'outcome', id, outcome, lengths } : { t: 'outcome', id, outcome, lengths, state });
+    const queued = trace.queueMs === undefined ? {} : { queueMs: trace.queueMs };
+    send({ t: 'outcome', id, outcome, lengths, ...queued, ...(state === undefined ? {} : { state }) });
   } catch (error) {
     send({ t: 'exec-error', id, error: wireError(error) });
   } finally {

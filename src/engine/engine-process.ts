@@ -4,10 +4,12 @@ import { constants } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
 import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
 import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
 import { readInitReaped } from './namespace-init.js';
+import type { SandboxFacts } from './sandbox/sandbox-facts.js';
 import { watchEngine, type EngineWatchdog } from './engine-watchdog.js';
 import { openFrameChannel, type FrameChannel } from './frame-channel.js';
 
@@ -20,6 +22,8 @@ export interface EngineHello {
   /** It runs under its init in a PID namespace other than the service's (namespace-init.ts). */
   readonly pidNamespace: boolean;
   readonly permissionModel: boolean;
+  /** What it sees of its sandbox, before any leaf loads (sandbox/sandbox-facts.ts). */
+  readonly sandbox: SandboxFacts;
 }
 
 /** The engine's own stdout and stderr as the service kept them: the first bytes, and a count. */
@@ -49,7 +53,7 @@ export class EngineProcess {
     env: Record<string, string>,
     maxFrameBytes: number,
     private readonly onMessage: (message: EngineMessage) => void,
-    private readonly onDeath: (why: string, end: EngineEnd) => void,
+    private readonly onDeath: (why: string, end: EngineEnd, cause?: EngineDeathCause) => void,
   ) {
     // detached: its own process group, so a terminal's Ctrl-C reaches the service alone.
     this.child = spawn(command.file, command.args, {
@@ -59,10 +63,18 @@ export class EngineProcess {
     });
     let exited!: () => void;
     this.exited = new Promise((resolve) => (exited = resolve));
-    this.child.on('error', (error) => this.die(`the engine could not start: ${error.message}`));
+    this.child.on('error', (error) => {
+      this.die(`the engine could not start: ${error.message}`);
+      void command.sandbox?.release();
+    });
     this.child.on('exit', (code, signal) => {
-      this.die(describeExit(code, signal, command.init !== null));
-      exited();
+      // A SIGKILL while its cgroup's OOM killer ran: read before the cgroup is removed.
+      const killed = signal === 'SIGKILL' || (command.init !== null && code === 128 + constants.signals.SIGKILL);
+      const outOfMemory = killed ? command.sandbox?.outOfMemory() : undefined;
+      if (outOfMemory === undefined) this.die(describeExit(code, signal, command.init !== null));
+      else this.die(`the engine process was killed: ${outOfMemory}`, 'engine-crashed', 'engine-out-of-memory');
+      // Its cgroup goes with it: `exited` means both are gone.
+      void (command.sandbox?.release() ?? Promise.resolve()).catch(() => {}).then(exited);
     });
     for (const stream of [this.child.stdout, this.child.stderr]) this.keep(stream);
     this.channel = openFrameChannel(
@@ -156,14 +168,14 @@ export class EngineProcess {
     this.child.once('exit', () => clearTimeout(late));
   }
 
-  private die(why: string, end: EngineEnd = 'engine-crashed'): void {
+  private die(why: string, end: EngineEnd = 'engine-crashed', cause?: EngineDeathCause): void {
     if (this.dead) return;
     this.dead = true;
     this.watchdog?.stop();
     this.killEngine();
     this.channel.close();
     try {
-      this.onDeath(why, end);
+      this.onDeath(why, end, cause);
     } catch {
       // The host's death handler must not reach the process's last-resort handler.
     }

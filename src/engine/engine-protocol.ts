@@ -7,7 +7,9 @@ import type { Discovery } from '../contracts/registry.js';
 import { ToolRegistrySchema } from '../discovery/tool-registry.js';
 import { PROBE_FAULTS } from '../model/fault-kinds.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
+import { EventFrameSchema, StatsFrameSchema, type ObserveServiceMessage } from './observe-wire.js';
 import { ExecOutcomeSchema } from './outcome-schema.js';
+import { SandboxFactsSchema } from './sandbox/sandbox-facts.js';
 
 // The wire between the service and its engine process. What the engine sends is hostile input
 // (any thread in the engine can write to the channel's fd): every frame is checked against
@@ -55,9 +57,16 @@ export const EngineMessageSchema = v.variant('t', [
   /**
    * First frame, sent on the boot frame before any leaf is loaded: what containment the engine
    * found itself in — its pid, whether it runs under its init in a PID namespace other than the
-   * service's (namespace-init.ts), whether `process.permission` exists.
+   * service's (namespace-init.ts), whether `process.permission` exists, and what it sees of its sandbox.
    */
-  v.strictObject({ t: v.literal('hello'), pid: Id, pidNamespace: v.boolean(), permissionModel: v.boolean() }),
+  v.strictObject({
+    t: v.literal('hello'),
+    pid: Id,
+    pidNamespace: v.boolean(),
+    permissionModel: v.boolean(),
+    /** What it sees of its sandbox (sandbox/sandbox-facts.ts). */
+    sandbox: SandboxFactsSchema,
+  }),
   /** Sent by the engine's main thread every `heartbeatMs` of the boot frame: it still answers. */
   v.strictObject({ t: v.literal('heartbeat') }),
   v.strictObject({ t: v.literal('probe'), tag: Text, availability: AvailabilitySchema }),
@@ -83,11 +92,16 @@ export const EngineMessageSchema = v.variant('t', [
     lengths: v.record(v.string(), v.array(v.pipe(v.number(), v.safeInteger(), v.minValue(0)))),
     // Absent while it is what the engine last sent (state-changes.ts).
     state: v.optional(EngineStateSchema),
+    // How long the run waited in the engine for its thread (the `exec` trace, host.stats()).
+    queueMs: v.optional(v.pipe(v.number(), v.finite(), v.minValue(0))),
   }),
   v.strictObject({ t: v.literal('exec-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('effect'), id: Id, effect: EffectSchema }),
   v.strictObject({ t: v.literal('effect-error'), id: Id, error: WireErrorSchema }),
   v.strictObject({ t: v.literal('closed') }),
+  // Observing (observe-wire.ts): the answer to `stats`, and the events the service listens to.
+  StatsFrameSchema,
+  EventFrameSchema,
 ]);
 /** A frame from the engine, once validated. */
 export type EngineMessage = v.InferOutput<typeof EngineMessageSchema>;
@@ -128,4 +142,5 @@ export type ServiceMessage =
   | { t: 'abort'; id: number; reason: WireAbortReason }
   | { t: 'effect'; id: number; tag: string; target: string | null }
   | { t: 'sink-reply'; id: number; call: number; ok: boolean; value?: unknown; error?: string }
-  | { t: 'close' };
+  | { t: 'close' }
+  | ObserveServiceMessage;

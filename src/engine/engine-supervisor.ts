@@ -1,31 +1,42 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
-import type { Availability } from '../model/host-types.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
+import type { Availability, Isolation } from '../model/host-types.js';
+import { eventText, publishEvent } from '../model/observe/publish-event.js';
 import { ENGINE_CLOSE_MARGIN_MS, ENGINE_RESTART_BACKOFF_MS } from './engine-limits.js';
 import type { EngineMessage, EngineState, ServiceMessage } from './engine-protocol.js';
 import type { EngineEnd, EngineHello, EngineProcess } from './engine-process.js';
+import { containmentOf, enginePid, type EngineFacts } from './engine-stats.js';
 import { rebuildWireError } from './wire-error.js';
 
 /** What the supervisor needs from its host. */
 export interface SupervisorSpec {
-  spawn(onMessage: (message: EngineMessage) => void, onDeath: (why: string, end: EngineEnd) => void): EngineProcess;
+  spawn(
+    onMessage: (message: EngineMessage) => void,
+    onDeath: (why: string, end: EngineEnd, cause?: EngineDeathCause) => void,
+  ): EngineProcess;
   readonly boot: Extract<ServiceMessage, { t: 'boot' }>;
   /** Every frame of a booted engine. */
   onMessage(message: EngineMessage): void;
   onBooted(state: EngineState): void;
   onProbe(tag: string, availability: Availability): void;
-  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting). */
-  onDeath(why: string, end: EngineEnd): void;
+  /** The booted engine died, or was killed as unresponsive (not called for one that dies while booting); `cause` when the host can tell. */
+  onDeath(why: string, end: EngineEnd, cause?: EngineDeathCause): void;
   /** Bound on one boot, and on how long a caller waits for a restarting engine. */
   readonly bootWaitMs: number;
   /** How often a booted engine's main thread sends a heartbeat, and the silence after which it is killed (ms). */
   readonly heartbeatMs: number;
   readonly unresponsiveMs: number;
+  /** The leaf packages the engine holds (what its events and stats name). */
+  readonly packages: readonly string[];
+  /** Runs in flight in the engine now (what its crash event counts). */
+  runsInFlight(): number;
 }
 
 /**
  * Keeps one engine process booted: starts it, sees it die (or go silent, when its watchdog
  * kills it), starts the next with doubling backoff (reset by a clean run) and re-probes, and
- * tells callers how long to wait for it.
+ * tells callers how long to wait for it. Each boot, death and restart is published
+ * (`plurnk-execs:engine:*`, docs/host.md "Observing the host").
  */
 export class EngineSupervisor {
   private engine: EngineProcess | undefined;
@@ -37,6 +48,13 @@ export class EngineSupervisor {
   private restartTimer: NodeJS.Timeout | undefined;
   /** Why the last engine died, for the 503 of a caller that waited in vain. */
   lastDeath: string | undefined;
+  /** The booted engine's pid as the service sees it, and when it booted. */
+  private pid: number | undefined;
+  private bootedAt: number | undefined;
+  /** Engines booted after the first. */
+  private restarts = 0;
+  /** Why the last booted engine died (not one the host's close ended). */
+  private lastCrash: string | undefined;
 
   constructor(private readonly spec: SupervisorSpec) {}
 
@@ -60,6 +78,17 @@ export class EngineSupervisor {
     });
   }
 
+  /** The booted engine, while it lives; never waits for one. */
+  current(): EngineProcess | undefined {
+    return this.engine?.alive === true ? this.engine : undefined;
+  }
+
+  /** What `host.stats()` reports of the engine (engine-stats.ts). */
+  facts(): EngineFacts {
+    const { engine, pid, bootedAt, restarts, lastCrash, closed } = this;
+    return { engine, pid, bootedAt, restarts, lastCrash, closed, containment: () => this.containment() };
+  }
+
   /** A run ended cleanly: the next crash restarts without waiting long. */
   succeeded(): void {
     this.failures = 0;
@@ -67,9 +96,10 @@ export class EngineSupervisor {
 
   /**
    * Which containment the booted engine confirmed from inside (both false before the first
-   * boot), and how many processes its namespace's init has reaped, where that init counts.
+   * boot), how many processes its namespace's init has reaped, where that init counts, and its
+   * sandbox's layers (sandbox/engine-sandbox.ts), each in effect only when the engine saw it so.
    */
-  containment(): { pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number } {
+  containment(): Omit<Isolation, 'tier'> {
     const engine = this.engine;
     const pidNamespace = engine?.command.pidNamespace === true && this.hello?.pidNamespace === true;
     const zombiesReaped = pidNamespace ? engine?.zombiesReaped() : undefined;
@@ -77,6 +107,7 @@ export class EngineSupervisor {
       pidNamespace,
       permissionModel: engine?.command.permissionModel === true && this.hello?.permissionModel === true,
       ...(zombiesReaped === undefined ? {} : { zombiesReaped }),
+      ...engine?.command.sandbox?.layers(this.hello?.sandbox),
     };
   }
 
@@ -102,6 +133,7 @@ export class EngineSupervisor {
     return new Promise<EngineProcess>((resolve, reject) => {
       let booted = false;
       let hello: EngineHello | undefined;
+      const spawnedAt = performance.now();
       const engine = this.spec.spawn(
         (message) => {
           if (booted) return this.spec.onMessage(message);
@@ -114,6 +146,7 @@ export class EngineSupervisor {
             engine.watch(this.spec.heartbeatMs, this.spec.unresponsiveMs);
             this.engine = engine;
             this.hello = hello;
+            this.booted(engine, performance.now() - spawnedAt);
             this.spec.onBooted(message.state);
             for (const waiter of [...this.waiters]) waiter(engine);
             resolve(engine);
@@ -122,7 +155,7 @@ export class EngineSupervisor {
             engine.kill('its boot failed');
           } else engine.fail(`a ${message.t} frame before it booted`);
         },
-        (why, end) => {
+        (why, end, cause) => {
           clearTimeout(timer);
           this.spawned.delete(engine);
           if (!booted) {
@@ -132,7 +165,9 @@ export class EngineSupervisor {
           if (this.engine !== engine) return;
           this.engine = undefined;
           this.lastDeath = why;
-          this.spec.onDeath(why, end);
+          // An engine the host's close() ended did not crash.
+          if (!this.closed) this.died(why, end, cause);
+          this.spec.onDeath(why, end, cause);
           this.restart();
         },
       );
@@ -145,12 +180,58 @@ export class EngineSupervisor {
     });
   }
 
+  /** An engine booted: its pid and time are kept, and `engine:start` published. */
+  private booted(engine: EngineProcess, bootMs: number): void {
+    if (this.bootedAt !== undefined) this.restarts += 1;
+    this.pid = enginePid(engine);
+    this.bootedAt = Date.now();
+    publishEvent('plurnk-execs:engine:start', () => ({
+      pid: this.pid ?? null,
+      packages: [...this.spec.packages],
+      restarts: this.restarts,
+      bootMs,
+      containment: containmentOf(this),
+    }));
+  }
+
+  /** The booted engine ended: `engine:unresponsive` first when its watchdog killed it, then `engine:crash`. */
+  private died(why: string, end: EngineEnd, deathCause: EngineDeathCause | undefined): void {
+    this.lastCrash = why;
+    const pid = this.pid ?? null;
+    const packages = [...this.spec.packages];
+    if (end === 'engine-unresponsive') {
+      const unresponsiveMs = this.spec.unresponsiveMs;
+      publishEvent('plurnk-execs:engine:unresponsive', () => ({
+        pid,
+        packages,
+        unresponsiveMs,
+        cause: eventText(why),
+      }));
+    }
+    const runsInFlight = this.spec.runsInFlight();
+    publishEvent('plurnk-execs:engine:crash', () => ({
+      pid,
+      packages,
+      end,
+      cause: eventText(why),
+      runsInFlight,
+      ...(deathCause === undefined ? {} : { deathCause }),
+    }));
+  }
+
   /** The next engine, after a backoff that doubles with each failure in a row. */
   private restart(): void {
     if (this.closed) return;
     const { first, max } = ENGINE_RESTART_BACKOFF_MS;
     const delay = Math.min(first * 2 ** this.failures, max);
     this.failures += 1;
+    const cause = eventText(this.lastDeath ?? 'unknown');
+    publishEvent('plurnk-execs:engine:restart', () => ({
+      packages: [...this.spec.packages],
+      restart: this.restarts + 1,
+      delayMs: delay,
+      cause,
+    }));
     this.restartTimer = setTimeout(() => {
       if (this.closed) return;
       this.bootOne().catch((error: Error) => {

@@ -5,17 +5,21 @@ import type { RuntimeToolRegistry } from '../contracts/invocation.js';
 import type { Discovery } from '../contracts/registry.js';
 import { CrashBreaker } from '../model/crash-breaker.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
 import type { ResolvedHostOptions } from '../model/host-options.js';
 import { hostFailure } from '../model/host-problems.js';
 import type { Availability, ExecOutcome, Isolation } from '../model/host-types.js';
 import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refusal.js';
-import type { Tier } from '../model/tier.js';
+import type { TierStats } from '../model/observe/host-stats.js';
+import type { RunTrace, Tier } from '../model/tier.js';
 import { resolveErrorDetailLimit } from '../thread-host/index.js';
 import { engineCommand } from './engine-command.js';
 import { buildEngineDiscovery, buildEngineEnv } from './engine-env.js';
 import { engineFrameBytes, engineWaitMs } from './engine-limits.js';
 import type { EngineHostOptions, EngineMessage, EngineState } from './engine-protocol.js';
 import { EngineProcess, type EngineEnd } from './engine-process.js';
+import { EngineObserver, processTagStats } from './engine-observe.js';
+import { describeEngine } from './engine-stats.js';
 import { EngineSupervisor } from './engine-supervisor.js';
 import { pidNamespaceId } from './namespace-init.js';
 import { RunRelay } from './run-relay.js';
@@ -43,6 +47,11 @@ class ProcessTier implements Tier {
   private readonly relays = new Map<number, RunRelay>();
   private readonly effects = new Map<number, { resolve(effect: Effect): void; reject(error: Error): void }>();
   private readonly breaker: CrashBreaker;
+  /** Observing the engine: its events, its stats, the runs waiting for it (engine-observe.ts). */
+  private readonly observe: EngineObserver;
+  /** How long each run in flight waited in the engine for its thread, as its outcome frame said. */
+  private readonly queueWaits = new Map<number, number>();
+  private readonly packages: string[];
   private state: EngineState = { availability: {}, available: [], toolRegistries: {} };
   private stateAt = Date.now();
   private nextId = 0;
@@ -54,11 +63,13 @@ class ProcessTier implements Tier {
     private readonly closing: AbortSignal,
   ) {
     this.breaker = new CrashBreaker(resolved.breaker);
-    const { fsWrite, addons } = resolved.permissions;
+    this.packages = [...new Set([...discovery.registry.values()].map((entry) => entry.packageName))].sort();
+    const { fsWrite, addons, network } = resolved.permissions;
+    const sandbox = { fsWrite, network, memoryMb: resolved.limits.engineMemoryMb, pids: resolved.limits.enginePids };
     this.supervisor = new EngineSupervisor({
       spawn: (onMessage, onDeath) =>
         new EngineProcess(
-          engineCommand(fsWrite, addons),
+          engineCommand(fsWrite, addons, sandbox),
           buildEngineEnv(process.env, detailLimit),
           engineFrameBytes(resolved.limits),
           onMessage,
@@ -80,12 +91,15 @@ class ProcessTier implements Tier {
           // A throwing onProbe is ignored, as in the thread tier.
         }
       },
-      onDeath: (why, end) => this.engineDied(why, end),
+      onDeath: (why, end, cause) => this.engineDied(why, end, cause),
       bootWaitMs: engineWaitMs(resolved),
       // The engine's main thread keeps the thread tier's pace: a heartbeat per period, and the same silence bound.
       heartbeatMs: resolved.limits.heartbeatMs,
       unresponsiveMs: resolved.limits.unresponsiveMs,
+      packages: this.packages,
+      runsInFlight: () => this.relays.size,
     });
+    this.observe = new EngineObserver(new Set(discovery.registry.keys()), () => this.supervisor.current());
   }
 
   start(): Promise<void> {
@@ -118,33 +132,53 @@ class ProcessTier implements Tier {
     return { tier: 'process', ...this.supervisor.containment() };
   }
 
+  /** Every tag's thread-tier facts, asked of the engine (none while it restarts), and the engine. */
+  async stats(): Promise<TierStats> {
+    const engine = this.supervisor.current();
+    const inside = engine === undefined ? undefined : await this.observe.ask(engine);
+    const tags = processTagStats(this.discovery.registry.keys(), inside, this.breaker, this.observe.waiting);
+    return { tags, engines: [describeEngine(this.supervisor.facts(), this.packages)] };
+  }
+
   /** The engine ends first (its thread tier settles what it runs), then what is in flight here. */
   async close(settled: Promise<void>): Promise<void> {
+    this.observe.close();
     await this.supervisor.close(this.resolved.limits.graceMs);
     await settled;
   }
 
-  async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+  async run(request: ParsedExecRequest, trace?: RunTrace): Promise<ExecOutcome> {
     const tag = request.runtime;
     const degraded = this.breaker.degradation(tag);
     if (degraded !== undefined && this.state.availability[tag]?.available) {
       const crashed = `its engine process died ${degraded.crashes} time(s) within the breaker window while it alone ran`;
       return refusedOutcome(degradedFailure(tag, degraded, crashed, this.detailLimit));
     }
-    const engine = await this.supervisor.ready();
+    const leave = this.observe.waiting.enter(tag, trace);
+    const engine = await this.supervisor.ready().finally(leave);
     if (this.closing.aborted)
       return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
     if (engine === undefined) return unavailable(this.detailLimit, this.supervisor.lastDeath);
+    this.observe.sync(engine);
     const id = this.nextId++;
     const relay = new RunRelay(id, tag, request, engine, this.detailLimit, engineFrameBytes(this.resolved.limits));
     this.relays.set(id, relay);
     relay.begin();
     try {
       const outcome = await relay.settled;
-      if (!ENGINE_ENDS.has(outcome.containment?.forcedEnd?.reason ?? '')) this.supervisor.succeeded();
+      if (!ENGINE_ENDS.has(outcome.containment?.forcedEnd?.reason ?? '')) {
+        this.supervisor.succeeded();
+        // A clean run ends the tag's probation after a cool-down, as in the thread tier.
+        this.breaker.succeeded(tag);
+      }
+      // The wait for the engine, and in it for a thread; a run the engine refused before it queued waited for none.
+      const inEngine = this.queueWaits.get(id);
+      if (trace !== undefined && inEngine !== undefined) trace.queueMs = leave() + inEngine;
+      else if (trace !== undefined && outcome.outcome === 'refused') delete trace.queueMs;
       return outcome;
     } finally {
       this.relays.delete(id);
+      this.queueWaits.delete(id);
     }
   }
 
@@ -171,7 +205,12 @@ class ProcessTier implements Tier {
         return this.relays.get(message.id)?.receive(message);
       case 'outcome':
         if (message.state !== undefined) this.setState(message.state);
+        if (message.queueMs !== undefined && this.relays.has(message.id))
+          this.queueWaits.set(message.id, message.queueMs);
         return this.relays.get(message.id)?.receive(message);
+      case 'stats':
+      case 'event':
+        return this.observe.receive(message, this.supervisor.current());
       case 'effect':
         return this.effects.get(message.id)?.resolve(message.effect);
       case 'effect-error':
@@ -185,13 +224,13 @@ class ProcessTier implements Tier {
    * Every run in flight settles 500 (`engine-crashed`, or `engine-unresponsive` when the
    * watchdog killed it); a death with one run in flight is charged to its tag.
    */
-  private engineDied(why: string, end: EngineEnd): void {
+  private engineDied(why: string, end: EngineEnd, cause?: EngineDeathCause): void {
     const relays = [...this.relays.values()];
     if (relays.length === 1 && !this.closing.aborted)
       this.breaker.record(relays[0]!.tag, `the engine process died: ${why}`);
     for (const relay of relays) {
       if (this.closing.aborted) relay.settleClosed();
-      else relay.settleCrashed(why, end);
+      else relay.settleCrashed(why, end, cause);
     }
     for (const effect of this.effects.values())
       effect.reject(new PlurnkExecsError('effect-failed', `the engine process died: ${why}`));

@@ -5,9 +5,11 @@ import type { Violation } from '../contracts/violation.js';
 import { describeThrow } from '../runtime/guard-listener.js';
 import { onAbort as subscribeAbort } from '../runtime/abort-fanout.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
+import type { EngineDeathCause } from '../model/fault-kinds.js';
 import { hostFailure } from '../model/host-problems.js';
 import type { ExecOutcome } from '../model/host-types.js';
 import { SeenRun } from './crashed-run.js';
+import type { CgroupRefusals } from './sandbox/engine-cgroup.js';
 import type { EngineMessage, SinkCall } from './engine-protocol.js';
 import type { EngineEnd, EngineProcess } from './engine-process.js';
 import { rebuildWireError } from './wire-error.js';
@@ -35,6 +37,8 @@ export class RunRelay {
   private readonly seen = new SeenRun();
   private readonly violations: Violation[] = [];
   private unsubscribe: (() => void) | undefined;
+  /** What the engine's cgroup had refused when the run began (undefined without a cgroup). */
+  private refusedBefore: CgroupRefusals | undefined;
   private readonly onAbort = () =>
     this.engine.send({ t: 'abort', id: this.id, reason: encodeAbortReason(this.request.signal?.reason) });
 
@@ -55,6 +59,7 @@ export class RunRelay {
   /** Sends the run to the engine; one that is already gone settles it 500 engine-crashed at once. */
   begin(): void {
     const { request } = this;
+    this.refusedBefore = this.engine.command.sandbox?.refusals();
     // A signal already aborted crosses with the run, not a frame after it: the leaf must see it
     // aborted from its first line, as in the thread tier, or it may start what it would not.
     const aborted = request.signal?.aborted === true ? encodeAbortReason(request.signal.reason) : undefined;
@@ -111,8 +116,8 @@ export class RunRelay {
   }
 
   /** The engine died (or was killed as unresponsive) under the run: 500 `end` with the output seen so far. */
-  settleCrashed(why: string, end: EngineEnd = 'engine-crashed'): void {
-    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address(), end));
+  settleCrashed(why: string, end: EngineEnd = 'engine-crashed', cause?: EngineDeathCause): void {
+    this.finish(this.seen.crashed(why, this.detailLimit, this.request.effect ?? null, this.address(), end, cause));
   }
 
   /** The host closed and the engine with it before the run's outcome came back: 499, as the thread tier answers. */
@@ -128,7 +133,19 @@ export class RunRelay {
     if (this.done) return;
     this.done = true;
     this.unsubscribe?.();
-    if (outcome !== undefined) this.resolve(outcome);
+    if (outcome !== undefined) this.resolve(this.withRefusals(outcome));
+  }
+
+  /** The outcome with what the engine's cgroup refused while the run was in flight (`containment.sandbox`). */
+  private withRefusals(outcome: ExecOutcome): ExecOutcome {
+    const before = this.refusedBefore;
+    const after = before === undefined ? undefined : this.engine.command.sandbox?.refusals();
+    if (before === undefined || after === undefined || outcome.containment === undefined) return outcome;
+    const sandbox = {
+      forksRefused: Math.max(0, after.forksRefused - before.forksRefused),
+      oomKills: Math.max(0, after.oomKills - before.oomKills),
+    };
+    return { ...outcome, containment: { ...outcome.containment, sandbox } };
   }
 
   private async answer(message: Extract<RunMessage, { t: 'sink-request' }>): Promise<void> {

@@ -39,8 +39,27 @@ export async function bootProcessHost(discovery: Discovery, options: HostOptions
   return openDoor(resolved, (closing) => bootProcessTier(discovery, resolved, closing));
 }
 
+/**
+ * The benchmark's baseline only, never published: a host of either tier whose front door
+ * observes nothing — no counts, no traces, as before `host.stats()` — so `npm run bench` can
+ * measure what observing costs an EXEC, in one run (bench/scenarios/observe.ts).
+ */
+export async function bootUnobservedHost(
+  discovery: Discovery,
+  options: HostOptions,
+  isolation: 'thread' | 'process',
+): Promise<Host> {
+  const resolved = resolveHostOptions(options);
+  const boot = isolation === 'thread' ? bootThreadTier : bootProcessTier;
+  return openDoor(resolved, (closing) => boot(discovery, resolved, closing), false);
+}
+
 /** The front door over the tier `boot` starts, both holding one closing signal. */
-async function openDoor(resolved: ResolvedHostOptions, boot: (closing: AbortSignal) => Promise<Tier>): Promise<Host> {
+async function openDoor(
+  resolved: ResolvedHostOptions,
+  boot: (closing: AbortSignal) => Promise<Tier>,
+  observe = true,
+): Promise<Host> {
   const closing = new AbortController();
-  return new FrontDoor(await boot(closing.signal), resolved.defaultRuntime, closing);
+  return new FrontDoor(await boot(closing.signal), resolved.defaultRuntime, closing, observe);
 }

@@ -1,4 +1,6 @@
 import { DEFAULT_BREAKER } from './defaults.js';
+import type { BreakerStats } from './observe/host-stats.js';
+import { eventText, publishEvent } from './observe/publish-event.js';
 /** When a tag's crashes open its breaker, and for how long. */
 export interface BreakerOptions {
   /** Crashes within `windowMs` that make a tag degraded. Default 3. */
@@ -21,6 +23,8 @@ export interface Degradation {
 
 interface TagState {
   crashes: number[];
+  /** Every crash ever recorded (`host.stats()`). */
+  total: number;
   lastReason: string;
   openedAt: number | undefined;
   /** After a cool-down the first run is on probation: one more crash reopens at once. */
@@ -33,7 +37,8 @@ interface TagState {
  * passed. Then runs go through again on probation: one clean run closes the breaker, one more
  * crash reopens it at once. A crash is a thread the tag's leaf killed or made the host kill:
  * it exited, ran out of memory, stopped answering, or let an error escape. Ordinary failures
- * (a throw, an invalid result, a timeout the caller set) are not crashes.
+ * (a throw, an invalid result, a timeout the caller set) are not crashes. Opening publishes
+ * `plurnk-execs:tag:degraded`, closing after probation `plurnk-execs:tag:restored`.
  */
 export class CrashBreaker {
   private readonly tags = new Map<string, TagState>();
@@ -49,10 +54,17 @@ export class CrashBreaker {
     const now = this.now();
     state.crashes = state.crashes.filter((at) => now - at < this.options.windowMs);
     state.crashes.push(now);
+    state.total += 1;
     state.lastReason = reason;
     if (state.probation || state.crashes.length >= this.options.crashes) {
       state.openedAt = now;
       state.probation = false;
+      publishEvent('plurnk-execs:tag:degraded', () => ({
+        tag,
+        crashes: state.crashes.length,
+        reason: eventText(reason),
+        retryInMs: this.options.cooldownMs,
+      }));
     }
   }
 
@@ -62,6 +74,7 @@ export class CrashBreaker {
     if (state?.probation) {
       state.probation = false;
       state.crashes = [];
+      publishEvent('plurnk-execs:tag:restored', () => ({ tag }));
     }
   }
 
@@ -79,10 +92,40 @@ export class CrashBreaker {
     return { reason: state.lastReason, crashes: Math.max(state.crashes.length, 1), retryInMs: Math.ceil(retryInMs) };
   }
 
+  /** Every crash recorded for `tag`, and its breaker as `host.stats()` reports it. */
+  inspect(tag: string): { total: number; breaker: BreakerStats } {
+    const degraded = this.degradation(tag);
+    const state = this.tags.get(tag);
+    const lastCrash = state === undefined || state.total === 0 ? null : state.lastReason;
+    const breaker: BreakerStats =
+      degraded === undefined
+        ? {
+            state: state?.probation === true ? 'probation' : 'closed',
+            crashes: this.recent(state),
+            retryInMs: null,
+            retryAt: null,
+            lastCrash,
+          }
+        : {
+            state: 'open',
+            crashes: degraded.crashes,
+            retryInMs: degraded.retryInMs,
+            retryAt: new Date(Date.now() + degraded.retryInMs).toISOString(),
+            lastCrash,
+          };
+    return { total: state?.total ?? 0, breaker };
+  }
+
+  /** Crashes of `state` still within the window. */
+  private recent(state: TagState | undefined): number {
+    const now = this.now();
+    return state?.crashes.filter((at) => now - at < this.options.windowMs).length ?? 0;
+  }
+
   private state(tag: string): TagState {
     let state = this.tags.get(tag);
     if (state === undefined) {
-      state = { crashes: [], lastReason: '', openedAt: undefined, probation: false };
+      state = { crashes: [], total: 0, lastReason: '', openedAt: undefined, probation: false };
       this.tags.set(tag, state);
     }
     return state;

@@ -21,7 +21,8 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 15_000;
 export const DEFAULT_RECYCLE = 'each-run';
 
 /**
- * Default of every `limits` field but `rssMb` ({@link defaultRssMb}): owned by contracts/limits.ts,
+ * Default of every `limits` field but `rssMb` and `engineMemoryMb` ({@link defaultRssMb},
+ * {@link defaultEngineMemoryMb}): owned by contracts/limits.ts,
  * beside the record's type and schema, because a thread falls back to them too.
  */
 export { DEFAULT_LIMITS };
@@ -58,8 +59,21 @@ export function defaultThreadStartsPerTag(cores = availableParallelism()): numbe
 /** Default bound on one package's `runtimesModule` hook during discovery (ms). */
 export { DEFAULT_HOOK_TIMEOUT_MS };
 
-/** Share of the machine's (or the container's) memory the host process may reach by default. */
-const RSS_SHARE = 0.8;
+/**
+ * Share of the machine's (or the container's) memory the host process may reach by default:
+ * half, so that the engine's hard bound above it (ENGINE_MEMORY_FACTOR) leaves a quarter of the
+ * machine to everything else. It was 80% until issue 25: a leaf held 2.8 GB of native memory
+ * with nothing below 19 GB to stop it.
+ */
+const RSS_SHARE = 0.5;
+
+/**
+ * Default of `limits.engineMemoryMb`: 1.5 × `rssMb`, and at least 512 MB above it — room above
+ * the soft cap for the engine's children, and for the soft cap to act first (a Buffer bomb grows
+ * by hundreds of MB between two heartbeats); a tiny `rssMb` (a test's) must still let an engine boot.
+ */
+const ENGINE_MEMORY_FACTOR = 1.5;
+const ENGINE_MEMORY_MARGIN_MB = 512;
 
 const MB = 1024 * 1024;
 
@@ -67,7 +81,7 @@ const MB = 1024 * 1024;
 const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /**
- * The default host RSS cap (MB): 80% of the memory this process may use — the cgroup limit
+ * The default host RSS cap (MB): half the memory this process may use — the cgroup limit
  * when the container sets one below the machine's, else the machine's total. `cgroupRoot` and
  * `machineBytes` are for tests: a directory laid out like `/sys/fs/cgroup`, and the machine's memory.
  */
@@ -75,6 +89,11 @@ export function defaultRssMb(cgroupRoot = CGROUP_ROOT, machineBytes = totalmem()
   const cgroup = readCgroupLimit(cgroupRoot);
   const total = cgroup !== undefined && cgroup < machineBytes ? cgroup : machineBytes;
   return Math.floor((total * RSS_SHARE) / MB);
+}
+
+/** The default of `limits.engineMemoryMb` for a resolved `rssMb`: 1.5 times it, and at least 512 MB more. */
+export function defaultEngineMemoryMb(rssMb: number): number {
+  return Math.max(Math.floor(rssMb * ENGINE_MEMORY_FACTOR), rssMb + ENGINE_MEMORY_MARGIN_MB);
 }
 
 /**

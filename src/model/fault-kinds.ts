@@ -64,9 +64,21 @@ export const RUN_END_REASONS = [
 /** One of {@link RUN_END_REASONS}. */
 export type RunEndReason = (typeof RUN_END_REASONS)[number];
 
+/**
+ * Why an engine died, where the host can tell (`containment.forcedEnd.cause` of an
+ * `engine-crashed` run). A closed set:
+ * - `engine-out-of-memory`: the kernel's OOM killer ended it at its cgroup's memory bound (`limits.engineMemoryMb`).
+ */
+export const ENGINE_DEATH_CAUSES = ['engine-out-of-memory'] as const;
+
+/** One of {@link ENGINE_DEATH_CAUSES}. */
+export type EngineDeathCause = (typeof ENGINE_DEATH_CAUSES)[number];
+
 /** How the host ended a run (`containment.forcedEnd`). */
 export interface ForcedEnd {
   readonly reason: RunEndReason;
   /** True when the host terminated the run's thread to end it (it did not settle within grace, or could not). */
   readonly terminated: boolean;
+  /** Why its engine died, when the host can tell (`engine-crashed` only). */
+  readonly cause?: EngineDeathCause;
 }

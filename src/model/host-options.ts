@@ -15,6 +15,7 @@ import {
   DEFAULT_QUEUE_TIMEOUT_MS,
   DEFAULT_RECYCLE,
   DEFAULT_SPARES,
+  defaultEngineMemoryMb,
   defaultRssMb,
   defaultThreadStarts,
   defaultThreadStartsPerTag,
@@ -34,8 +35,8 @@ export interface ResolvedHostOptions {
   breaker: BreakerOptions;
   admission: { threadStarts: number; threadStartsPerTag: number; queueTimeoutMs: number };
   spares: { max: number; idleMs: number };
-  /** The process tier's Node permission model: the directories Node code in the engine may write under, and native addons. */
-  permissions: { fsWrite: string[]; addons: boolean };
+  /** What the process tier's engine may do: the directories it may write under, native addons, the service's network. */
+  permissions: { fsWrite: string[]; addons: boolean; network: boolean };
   onProbe: ((tag: string, availability: Availability) => void) | undefined;
 }
 
@@ -56,7 +57,7 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     loadTimeoutMs: loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS,
     defaultRuntime,
     recycle: recycle ?? DEFAULT_RECYCLE,
-    limits: { ...DEFAULT_LIMITS, rssMb: limits?.rssMb ?? defaultRssMb(), ...given(limits) },
+    limits: resolveLimits(limits),
     breaker: { ...DEFAULT_BREAKER, ...breaker },
     admission: {
       threadStarts: admission?.threadStarts ?? defaultThreadStarts(),
@@ -67,9 +68,16 @@ export function resolveHostOptions(options: HostOptions = {}): ResolvedHostOptio
     permissions: {
       fsWrite: (permissions?.fsWrite ?? [options.cwd ?? process.cwd(), tmpdir()]).map((dir) => resolve(dir)),
       addons: permissions?.addons === true,
+      network: permissions?.network !== false,
     },
     onProbe,
   };
+}
+
+/** Every limit: the given ones, the defaults, and the machine's (`engineMemoryMb` follows `rssMb`). */
+function resolveLimits(limits: Partial<Limits> | undefined): Limits {
+  const rssMb = limits?.rssMb ?? defaultRssMb();
+  return { ...DEFAULT_LIMITS, rssMb, engineMemoryMb: defaultEngineMemoryMb(rssMb), ...given(limits) };
 }
 
 /** The fields of `options` that are set: `{ graceMs: undefined }` leaves the default in place. */

@@ -37,7 +37,11 @@ schemaAgrees<SameType<v.InferOutput<typeof recyclePolicySchema>, RecyclePolicy>>
 const hostOptionsSchema = strictKeys({
   isolation: v.optional(v.picklist(['process', 'thread'])),
   permissions: v.optional(
-    strictKeys({ fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))), addons: v.optional(v.boolean()) }),
+    strictKeys({
+      fsWrite: v.optional(v.array(v.pipe(v.string(), v.nonEmpty()))),
+      addons: v.optional(v.boolean()),
+      network: v.optional(v.boolean()),
+    }),
   ),
   cwd: v.optional(v.string()),
   packageDirs: v.optional(v.array(v.string())),

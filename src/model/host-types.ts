@@ -8,6 +8,7 @@ import type { Limits } from '../contracts/limits.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
+import type { HostStats } from './observe/host-stats.js';
 import type { OutcomeClass } from './outcome-class.js';
 
 /** When a thread that ran a run is replaced: after every run, never, or after a number of runs. */
@@ -58,11 +59,15 @@ export interface HostOptions {
    */
   isolation?: 'process' | 'thread';
   /**
-   * The process tier's Node permission model: `fsWrite`, the directories Node code in the engine
-   * may write under (default: `cwd` and the temp directory); `addons`, whether a leaf may load
-   * native addons (default false: `process.dlopen` and `.node` imports are refused).
+   * What the process tier's engine may do (docs/isolation.md). `fsWrite`: the directories the
+   * engine and every process it starts may write under — Node's permission model holds the
+   * engine's own code to them, and its read-only view of the filesystem every child (default:
+   * `cwd` and the temp directory; `['/']` lifts the view, never the model). `addons`: whether a
+   * leaf may load native addons (default false: `process.dlopen` and `.node` imports are
+   * refused). `network`: whether the engine shares the service's network (default true); false
+   * gives it a network namespace of its own, with a loopback and nothing else.
    */
-  permissions?: { fsWrite?: string[]; addons?: boolean };
+  permissions?: { fsWrite?: string[]; addons?: boolean; network?: boolean };
   /** The crash-loop breaker (docs/faults.md): `crashes` within `windowMs` degrade a tag for `cooldownMs`. Defaults 3, 300 000, 60 000. */
   breaker?: { crashes?: number; windowMs?: number; cooldownMs?: number };
   /**
@@ -187,6 +192,13 @@ export interface RunContainment {
   forcedEnd: ForcedEnd | null;
   /** What the run used, as the host measured it (not as the leaf said); absent when the run's thread could not tell (its engine died). */
   usage?: RunUsage;
+  /**
+   * What the engine's cgroup refused while the run was in flight, as the cgroup counted it:
+   * `forksRefused`, forks and threads past `limits.enginePids`; `oomKills`, processes the kernel's
+   * OOM killer ended at `limits.engineMemoryMb`. The cgroup is the engine's, so every run in
+   * flight at the time sees the same refusals. Absent in the thread tier and where the engine has no cgroup.
+   */
+  sandbox?: { forksRefused: number; oomKills: number };
 }
 
 /** What one run used, measured by the host (`containment.usage`): what `plurnk-execs check` reports a leaf did. */
@@ -241,6 +253,40 @@ export interface Isolation {
    * `sh` init, where Perl is missing). A restarted engine counts from 0.
    */
   zombiesReaped?: number;
+  /**
+   * The engine's capabilities: `'none'` when it saw every capability set empty (bounding,
+   * permitted, effective, inheritable, ambient) and `no_new_privs` set, so neither it nor any
+   * process it starts holds or can gain a privilege, root or not; `'inherited'` when it runs with
+   * what the service gave it. Absent in the thread tier.
+   */
+  capabilities?: 'none' | 'inherited';
+  /**
+   * `'read-only'` when the engine saw every mount read-only outside `permissions.fsWrite` (and
+   * its own /proc and /dev/shm), for itself and every process it starts; `'open'` when it may
+   * write wherever the service's user may. Absent in the thread tier.
+   */
+  fsView?: 'read-only' | 'open';
+  /**
+   * The engine's own cgroup, as the service read its bounds back: `memoryBytes` (from
+   * `limits.engineMemoryMb`) and `pids` (`limits.enginePids`) hold the engine and everything it
+   * starts; null when it has none. Absent in the thread tier.
+   */
+  cgroup?: { memoryBytes: number; pids: number } | null;
+  /** `'own'`: the engine has a network namespace of its own, a loopback alone; `'shared'`: the service's network. Absent in the thread tier. */
+  network?: 'own' | 'shared';
+  /**
+   * Why each sandbox layer above is not in effect, by layer: not Linux, no user namespaces,
+   * no writable cgroup, an option that lifted it… Absent when every layer holds, and in the thread tier.
+   */
+  missing?: SandboxGaps;
+}
+
+/** Why a sandbox layer of the engine is not in effect (`Isolation.missing`), one sentence per layer. */
+export interface SandboxGaps {
+  capabilities?: string;
+  fsView?: string;
+  cgroup?: string;
+  network?: string;
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */
@@ -262,6 +308,12 @@ export interface Host {
   exec(request: ExecRequest): Promise<ExecOutcome>;
   /** Which containment is in effect: the tier, and in the process tier whether a PID namespace and the permission model hold. */
   isolation(): Isolation;
+  /**
+   * What the host is doing, as plain JSON (docs/host.md "Observing the host"): runs by outcome,
+   * latency and queue wait per tag, threads, breakers, violations, engines. Cheap to call
+   * often; in the process tier the engine's part is one round trip to it, bounded.
+   */
+  stats(): Promise<HostStats>;
   /** Settles in-flight runs 499, terminates every thread, reaps every process group. Idempotent. */
   close(): Promise<void>;
 }

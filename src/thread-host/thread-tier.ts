@@ -14,7 +14,8 @@ import type { ResolvedHostOptions } from '../model/host-options.js';
 import { hostFailure } from '../model/host-problems.js';
 import { classifyOutcome } from '../model/outcome-class.js';
 import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refusal.js';
-import type { Tier } from '../model/tier.js';
+import type { TierStats } from '../model/observe/host-stats.js';
+import type { RunTrace, Tier } from '../model/tier.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
 import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
@@ -22,6 +23,8 @@ import { RunStream } from './ports/run-stream.js';
 import type { TagWorkers } from './threads/tag-workers.js';
 import { withLease, type Lease } from './threads/bounded-call.js';
 import { queueFailure } from './dispatch/queue-failure.js';
+import { QueueWatch } from '../model/observe/queue-watch.js';
+import { threadTierStats } from './tier-stats.js';
 
 /** One registered tag after boot: its threads (closed when unavailable) and what its probe found. */
 export interface BootedTag {
@@ -38,6 +41,7 @@ export interface BootedTag {
 export class ThreadTier implements Tier {
   private readonly available: string[];
   private readonly memory: HostMemoryWatch;
+  private readonly queue = new QueueWatch();
 
   constructor(
     readonly discovery: Discovery,
@@ -76,6 +80,10 @@ export class ThreadTier implements Tier {
     return { tier: 'thread', pidNamespace: false, permissionModel: false };
   }
 
+  async stats(): Promise<TierStats> {
+    return threadTierStats(this.tags, this.breaker, this.queue);
+  }
+
   async close(settled: Promise<void>): Promise<void> {
     await settled;
     await Promise.all([...this.tags.values()].map((tag) => tag.workers.close()));
@@ -91,7 +99,7 @@ export class ThreadTier implements Tier {
   }
 
   /** Admission, effect, then the run in a thread of its own; every path ends in one outcome. */
-  async run(request: ParsedExecRequest): Promise<ExecOutcome> {
+  async run(request: ParsedExecRequest, trace?: RunTrace): Promise<ExecOutcome> {
     const admission = admit(
       request,
       this.discovery,
@@ -111,13 +119,14 @@ export class ThreadTier implements Tier {
     // A run with no idle thread waits in the admission queue for its thread to start; the caller's
     // abort or the host closing ends the wait (no thread is started), and so does the queue bound.
     const wait = { signals: [request.signal, this.closing], timeoutMs: this.options.admission.queueTimeoutMs };
-    return withLease(booted.workers, 'run', (lease) => this.runIn(lease, booted, request, admission), wait).catch(
-      (error: unknown) => {
-        const failure = queueFailure(error, tag, this.closing, wait.timeoutMs, this.detailLimit);
-        if (failure === undefined) throw error;
-        return refusedOutcome(failure);
-      },
-    );
+    const leave = this.queue.enter(tag, trace);
+    const use = (lease: Lease) => (leave(), this.runIn(lease, booted, request, admission));
+    return withLease(booted.workers, 'run', use, wait).catch((error: unknown) => {
+      leave();
+      const failure = queueFailure(error, tag, this.closing, wait.timeoutMs, this.detailLimit);
+      if (failure === undefined) throw error;
+      return refusedOutcome(failure);
+    });
   }
 
   /** The EXEC in its leased thread: the run (with its effect() first, unless given), its reap. */

@@ -1,6 +1,6 @@
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
-import { DEFAULT_LIMITS, type Limits } from '../contracts/limits.js';
+import { DEFAULT_LIMITS, type Limits, type MachineLimit } from '../contracts/limits.js';
 import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../contracts/effect.js';
 import {
@@ -33,8 +33,8 @@ import { watchWasmMemories } from './wasm-memories.js';
 
 /** What one task needs besides its message: the thread's limits, env and guards. */
 interface ThreadState {
-  /** The host's limits (the host process's `rssMb` is not the thread's to hold). */
-  readonly limits: Omit<Limits, 'rssMb'>;
+  /** The host's limits (the memory limits of the host process and its engine are not the thread's to hold). */
+  readonly limits: Omit<Limits, MachineLimit>;
   readonly env: ThreadEnv;
   readonly console: ConsoleCapture;
 }

@@ -3,6 +3,7 @@ import { bootHost } from '../../host/boot-host.js';
 import type { Host } from '../../model/host-types.js';
 import { single, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures } from '../bench-leaves.js';
+import { reportProgress } from '../stats-progress.js';
 
 /** Idle time before the burst: the spare has long warmed, nothing else is running. */
 const IDLE_MS = 2000;
@@ -24,7 +25,8 @@ export async function benchBurst(context: BenchContext): Promise<ScenarioReport>
     context.progress(`burst: ${inFlight} EXECs in flight at once`);
     await sleep(IDLE_MS);
     const start = performance.now();
-    const outs = await Promise.all(Array.from({ length: inFlight }, () => timed(fresh)));
+    const stopProgress = reportProgress(fresh, 'burst', inFlight, context.progress);
+    const outs = await Promise.all(Array.from({ length: inFlight }, () => timed(fresh))).finally(stopProgress);
     const seconds = (performance.now() - start) / 1000;
     const share = outs.filter((out) => out.outcome === 'ok').length / inFlight;
     rows.push({

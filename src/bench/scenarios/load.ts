@@ -7,6 +7,7 @@ import { single, summarize, target, type BenchContext, type BenchRow, type Scena
 import { discoverFixtures } from '../bench-leaves.js';
 import { descendantsRss } from '../descendants.js';
 import { timeMs } from '../sample.js';
+import { reportProgress } from '../stats-progress.js';
 import { threadStartRate } from '../thread-start.js';
 
 /** A service admits up to 12 EXECs at once by default (issue 17): its normal burst. */
@@ -137,6 +138,7 @@ async function mixedRows(
   // The service's RSS and its engines': reading /proc after every run would slow the runs it measures.
   const sampleRss = () => (peakMb = Math.max(peakMb, (process.memoryUsage.rss() + descendantsRss().engines) / MB));
   const sampler = setInterval(sampleRss, 250);
+  const stopProgress = reportProgress(host, `load (${tier})`, runs, context.progress);
   try {
     const start = performance.now();
     await Promise.all(
@@ -152,6 +154,7 @@ async function mixedRows(
     sampleRss();
   } finally {
     clearInterval(sampler);
+    stopProgress();
     await host.close();
   }
   const rate = runs / (elapsed / 1000);

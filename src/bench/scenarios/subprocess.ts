@@ -60,7 +60,7 @@ export async function benchSubprocess(context: BenchContext): Promise<ScenarioRe
 }
 
 /** The installed `sh` leaf when there is one, else the fixture's; a registry of that one tag. */
-async function shDiscovery(cwd: string): Promise<{ discovery: Discovery; source: string }> {
+export async function shDiscovery(cwd: string): Promise<{ discovery: Discovery; source: string }> {
   const found = await discoverLeaves(cwd);
   let discovery = found.discovery;
   let source = `sh from ${discovery.registry.get('sh')?.packageName ?? '?'} (${found.source})`;
@@ -71,7 +71,8 @@ async function shDiscovery(cwd: string): Promise<{ discovery: Discovery; source:
   return { discovery: { ...discovery, registry: new Map([['sh', discovery.registry.get('sh')!]]) }, source };
 }
 
-async function execTrue(host: Host): Promise<void> {
+/** One `sh true` through `host`, end to end; throws unless it answered 200. */
+export async function execTrue(host: Host): Promise<void> {
   const outcome = await host.exec({ runtime: 'sh', body: 'true' });
   if (outcome.result.status !== 200) throw new Error(`subprocess: sh true failed: ${JSON.stringify(outcome.result)}`);
 }

@@ -7,7 +7,7 @@ import {
   ClientInteractionResolutionSchema,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
-import { DEFAULT_LIMITS, type Limits } from '../../contracts/limits.js';
+import { DEFAULT_LIMITS, type Limits, type MachineLimit } from '../../contracts/limits.js';
 import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/sink-protocol.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { ViolationKind } from '../../contracts/violation.js';
@@ -46,8 +46,8 @@ export interface SinkPort {
 export interface SinkPortOptions {
   /** The embedding service's own sinks; absent ones are not called. */
   readonly sinks?: EmbeddingSinks | undefined;
-  /** The host's limits, whole (the host process's `rssMb` is no port's concern). Default: the defaults. */
-  readonly limits?: Omit<Limits, 'rssMb'>;
+  /** The host's limits, whole (the memory limits of the host process and its engine are no port's concern). Default: the defaults. */
+  readonly limits?: Omit<Limits, MachineLimit>;
   /** Told once when the run posts past its message budget (the port is closed then). */
   readonly onOverBudget?: () => void;
   /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */

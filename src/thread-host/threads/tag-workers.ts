@@ -1,6 +1,7 @@
 import type { RecyclePolicy } from '../../model/host-types.js';
-import { endThread } from './reaper.js';
-import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, shouldRetire, sparesTarget } from './thread-policy.js';
+import type { ThreadCounts } from '../../model/observe/host-stats.js';
+import { Retirements } from './retirements.js';
+import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason, sparesTarget } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
 import { BurstQuiet } from './burst-quiet.js';
 import { SpareDemand } from './spare-demand.js';
@@ -34,7 +35,7 @@ interface ThreadEntry {
 export class TagWorkers {
   /** Every live thread of the tag, idle ones in the order they were given back (the policy reads that order). */
   private readonly threads = new Map<WorkerHandle, ThreadEntry>();
-  private readonly retiring = new Set<Promise<void>>();
+  private readonly retiring: Retirements;
   /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
   private readonly budgeted = new Set<WorkerHandle>();
   private readonly demand: SpareDemand;
@@ -54,6 +55,7 @@ export class TagWorkers {
     private readonly admission: StartAdmission = UNBOUNDED_STARTS,
   ) {
     this.demand = new SpareDemand(admission.spares.idleMs);
+    this.retiring = new Retirements(spec.boot.tag, spec.boot.limits.graceMs, (handle) => this.unbudget(handle));
     this.idleWatch = setInterval(() => this.watchIdle(), IDLE_SAMPLE_MS).unref();
   }
 
@@ -114,21 +116,22 @@ export class TagWorkers {
     this.threads.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
     const facts = { closed: this.closed, poisoned: outcome.poisoned, dead: handle.deathReason !== undefined };
-    const retire = shouldRetire({ ...facts, runs: handle.runs }, this.recycle);
-    if (!retire) {
+    const retire = retireReason({ ...facts, runs: handle.runs }, this.recycle);
+    if (retire === undefined) {
       handle.markIdle();
       this.threads.set(handle, { state: 'idle', lentToRun: false });
       this.handOver(handle);
     }
     const wantsSpare = entry?.lentToRun === true;
-    if (!retire && !wantsSpare) return Promise.resolve();
+    if (retire === undefined && !wantsSpare) return Promise.resolve();
     // Terminating a thread and starting one block the main thread for milliseconds: they wait for
-    // the tag's other runs in flight (burst-quiet.ts); the retirement is tracked from here.
+    // the tag's other runs in flight (burst-quiet.ts); the retirement is tracked from here, so
+    // close() still waits for it.
     const later = this.quiet.wait().then(() => {
       if (wantsSpare) this.topUpSpares();
     });
     if (entry?.lentToRun === true) this.quiet.runEnded();
-    return retire ? this.retire(handle, later, outcome.poisoned) : later;
+    return retire === undefined ? later : this.retiring.retire(handle, retire, later, outcome.poisoned);
   }
 
   /** Terminates every thread and reaps every group they reported; in-flight tasks reject. */
@@ -138,7 +141,8 @@ export class TagWorkers {
     this.quiet.flush();
     const all = [...this.idle(), ...this.inState('busy')];
     this.threads.clear();
-    await Promise.all([...all.map((handle) => this.retire(handle, Promise.resolve(), true)), ...this.retiring]);
+    for (const handle of all) void this.retiring.retire(handle, 'host-closed', Promise.resolve(), true);
+    await this.retiring.settled();
   }
 
   /**
@@ -148,6 +152,16 @@ export class TagWorkers {
   chargeCrashes(handle: WorkerHandle, charged: boolean): void {
     if (charged) this.uncharged.delete(handle);
     else this.uncharged.add(handle);
+  }
+
+  /** The tag's threads by state, for `host.stats()`. */
+  counts(): ThreadCounts {
+    const counts = { starting: 0, idle: 0, busy: 0, retiring: this.retiring.size, spares: 0 };
+    for (const [handle, { state }] of this.threads) {
+      counts[state === 'busy' ? 'busy' : handle.state === 'starting' ? 'starting' : 'idle'] += 1;
+      if (state === 'idle' && handle.runs === 0) counts.spares += 1;
+    }
+    return counts;
   }
 
   /** Thread ids by role, for tests and diagnostics. */
@@ -226,7 +240,7 @@ export class TagWorkers {
     for (const handle of this.idle()) {
       if (handle.deathReason === undefined) continue;
       this.threads.delete(handle);
-      void this.retire(handle, Promise.resolve(), true);
+      void this.retiring.retire(handle, 'crashed', Promise.resolve(), true);
     }
   }
 
@@ -242,8 +256,9 @@ export class TagWorkers {
       const load = handle.judgeIdleLoad();
       if (load?.retire !== true) continue;
       this.threads.delete(handle);
-      this.spec.onCrash?.(describeIdleLoad(load.utilization));
-      void this.retire(handle, Promise.resolve(), true);
+      const why = describeIdleLoad(load.utilization);
+      this.spec.onCrash?.(why);
+      void this.retiring.retire(handle, 'idle-load', Promise.resolve(), true, why);
     }
   }
 
@@ -283,20 +298,11 @@ export class TagWorkers {
     const excess = spares.length - sparesTarget(idle, this.demand.wanted());
     for (const handle of spares.slice(0, Math.max(0, excess))) {
       this.threads.delete(handle);
-      void this.retire(handle);
+      void this.retiring.retire(handle, 'spare-decay');
     }
   }
 
   private unbudget(handle: WorkerHandle): void {
     if (this.budgeted.delete(handle)) this.admission.spares.budget.give();
-  }
-
-  /** Ends `handle` off the caller's path (reaper.ts: terminated, what it left reaped); close() waits for it. */
-  private retire(handle: WorkerHandle, after: Promise<void> = Promise.resolve(), sweep = false): Promise<void> {
-    this.unbudget(handle);
-    const done = endThread(handle, this.spec.boot.limits.graceMs, after, sweep);
-    this.retiring.add(done);
-    void done.finally(() => this.retiring.delete(done));
-    return done;
   }
 }

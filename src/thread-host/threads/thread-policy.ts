@@ -1,4 +1,5 @@
 import type { RecyclePolicy } from '../../model/host-types.js';
+import type { RetireReason } from '../../model/observe/observe-events.js';
 
 /**
  * The pick and retire policy of a tag's threads, as pure functions over what a thread has
@@ -35,7 +36,18 @@ export interface ReleaseFacts extends ThreadFacts {
 
 /** True when a thread given back must be retired: closed, poisoned, dead, or used up by `recycle`. */
 export function shouldRetire(thread: ReleaseFacts, recycle: RecyclePolicy): boolean {
-  return thread.closed || thread.poisoned || thread.dead || usedUp(thread.runs, recycle);
+  return retireReason(thread, recycle) !== undefined;
+}
+
+/**
+ * Why a thread given back is retired (the first that holds of: the tag closed, the thread
+ * died, it is poisoned, `recycle` used it up), or undefined when it is kept.
+ */
+export function retireReason(thread: ReleaseFacts, recycle: RecyclePolicy): RetireReason | undefined {
+  if (thread.closed) return 'host-closed';
+  if (thread.dead) return 'crashed';
+  if (thread.poisoned) return 'poisoned';
+  return usedUp(thread.runs, recycle) ? 'recycled' : undefined;
 }
 
 /** True when a thread that ran `runs` runs may run no more under `recycle`. */

@@ -70,3 +70,26 @@ describe('what a run did, by the facts the host keeps', () => {
     expect(report.tags[0]!.runs[0]).toMatchObject({ consoleBytes: printed, violations: { 'console-output': 1 } });
   });
 });
+
+describe('what the engine’s sandbox refused a run', () => {
+  it('counts the forks a flood had refused at the engine’s pids bound, and fails its processes check', async () => {
+    const report = await checkPackage(`${CHECK_FIXTURES}/floods-processes`, { ...QUICK, isolation: 'process' });
+    const [tag] = report.tags;
+    const first = tag!.runs[0]!;
+    if (report.isolation?.cgroup === null) {
+      // No cgroup here (not root, none delegated): nothing is counted, and the report says why.
+      expect(report.isolation.missing?.cgroup).toMatch(/^no writable cgroup: /);
+      expect(first.sandbox).toBeNull();
+      return;
+    }
+    // check's engine holds 256 processes and threads: 300 sleeps cannot all start.
+    expect(tag).toMatchObject({
+      verdict: 'fault',
+      checks: {
+        processes: { verdict: 'fail', detail: expect.stringMatching(/^its processes hit the engine's pids bound/) },
+      },
+    });
+    expect(first.sandbox!.forksRefused).toBeGreaterThan(0);
+    expect(first.sandbox!.oomKills).toBe(0);
+  }, 60_000);
+});

@@ -342,7 +342,12 @@ describe('plurnk-execs check (the command)', () => {
     expect(stdout).toMatch(/^healthy\s+ok\s+ok \d+ ms\s+ok 200(\s+ok){7}\s+clean$/m);
     const lines = stdout.trimEnd().split('\n');
     const yes = detectPidNamespace() === null ? 'NO' : 'yes';
-    expect(lines.at(-2)).toBe(`isolation: process tier · PID namespace ${yes} · permission model yes`);
+    // The tier's line, the sandbox's, a line per layer not in effect (the network, by default), then the verdict.
+    const tier = lines.indexOf(`isolation: process tier · PID namespace ${yes} · permission model yes`);
+    expect(lines[tier + 1]).toMatch(/^sandbox: capabilities (none|inherited) · filesystem (read-only|open) · cgroup /);
+    expect(lines.slice(tier + 2, -1).every((line) => /^ {2}(capabilities|fsView|cgroup|network): /.test(line))).toBe(
+      true,
+    );
     expect(lines.at(-1)).toBe('clean — 1 tag(s): 0 fault, 0 ran with a Problem, 0 not run');
     expect(code).toBe(0);
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { HostStats } from '../../../src/host/index.js';
 import { INTERPRETERS, isInstalled, missingDetail } from '../../helpers/interpreters.js';
 import { HOST_FIXTURES } from '../../helpers/fixture-discovery.js';
 import { survivorsAfter } from '../../helpers/survivors.js';
@@ -9,6 +10,7 @@ import { runCli, startCli } from '../../helpers/run-cli.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { detectInit } from '../../../src/engine/namespace-init.js';
+import type { Isolation } from '../../../src/host/index.js';
 
 const BUILT_IN = [
   'sh',
@@ -48,7 +50,7 @@ describe('plurnk-execs probe', () => {
       bootMs: number;
       cores: number;
       node: string;
-      isolation: { tier: string; pidNamespace: boolean; permissionModel: boolean; zombiesReaped?: number };
+      isolation: Isolation;
       tags: { tag: string; package: string; available: boolean; detail: string | null; probeMs: number }[];
     };
     expect(report.tags.map((row) => row.tag).sort()).toEqual([...BUILT_IN].sort());
@@ -57,12 +59,21 @@ describe('plurnk-execs probe', () => {
     // The process tier is the default, and the report says what containment it measured.
     // The namespace's init reports what it reaped where it counts (Perl).
     const counted = detectPidNamespace() !== null && detectInit() === 'perl';
-    expect(report.isolation).toEqual({
+    const { capabilities, fsView, cgroup, network, missing, ...contained } = report.isolation;
+    expect(contained).toEqual({
       tier: 'process',
       pidNamespace: detectPidNamespace() !== null,
       permissionModel: true,
       ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
     });
+    // And the sandbox's layers, each in effect or said missing: the network is shared by default.
+    expect({ capabilities, fsView, cgroup: cgroup === undefined, network }).toEqual({
+      capabilities: expect.stringMatching(/^(none|inherited)$/),
+      fsView: expect.stringMatching(/^(read-only|open)$/),
+      cgroup: false,
+      network: 'shared',
+    });
+    expect(missing?.network).toMatch(/^permissions\.network is true/);
     const row = (tag: string) => report.tags.find((r) => r.tag === tag)!;
     expect(row('sh')).toMatchObject({ package: '@plurnk/plurnk-execs-common', available: true });
     expect(row('jq')).toMatchObject({
@@ -75,6 +86,12 @@ describe('plurnk-execs probe', () => {
       if (isInstalled(tag)) expect(row(tag)).toMatchObject({ available: true });
       else expect(row(tag)).toMatchObject({ available: false, detail: missingDetail(tag) });
     }
+    // What the host held after its boot (host.stats()): every tag, and the engine with every package.
+    const { stats } = JSON.parse(stdout) as { stats: HostStats };
+    expect(Object.keys(stats.tags).sort()).toEqual([...BUILT_IN].sort());
+    expect(stats.tier).toBe('process');
+    expect(stats.engines).toHaveLength(1);
+    expect(stats.engines[0]!.packages).toEqual(expect.arrayContaining(['@plurnk/plurnk-execs-common']));
   });
 
   it('prints a table with the boot total', async () => {
@@ -106,6 +123,11 @@ describe('plurnk-execs probe', () => {
       const { code, stdout } = await runCli(argv, { cwd });
       expect(code).toBe(0);
       expect(stdout).toContain(processLine);
+      // The engine's sandbox, layer by layer, and why the network is shared (the default).
+      expect(stdout).toMatch(
+        /^sandbox: capabilities (none|inherited) · filesystem (read-only|open) · cgroup .+ · network shared$/m,
+      );
+      expect(stdout).toMatch(/^ {2}network: permissions\.network is true \(the default\)/m);
       expect(stdout).toMatch(/^echo\s+exec-echo\s+yes/m);
     }
     const thread = await runCli(['probe', '--isolation', 'thread'], { cwd });
@@ -149,6 +171,19 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
     expect(code).toBe(0);
     expect(stdout).toBe('hello\n');
     expect(stderr).toMatch(/^oops\n── sh 200 · effect host · \d+ ms\n$/);
+  });
+
+  it('prints the host’s snapshot as JSON on stderr after the run with --stats', async () => {
+    const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hi', '--stats', '--isolation', 'thread']);
+    expect(code).toBe(0);
+    expect(stdout).toBe('hi\n');
+    const [status, ...json] = stderr.split('\n');
+    expect(status).toMatch(/^── sh 200 · effect host · \d+ ms$/);
+    const stats = JSON.parse(json.join('\n')) as HostStats;
+    expect(stats.tier).toBe('thread');
+    expect(stats.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.runs.byOutcome.ok).toBe(1);
+    expect(stats.tags.sh!.latencyMs.count).toBe(1);
   });
 
   it('exits with the subprocess exit code and prints the Problem', async () => {
@@ -228,11 +263,12 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
     const byDefault = await runCli(['exec', 'sh', body], { env });
     expect(byDefault.code).toBe(0);
     expect(byDefault.stdout).toMatch(/^built\n/);
-    if (detectPidNamespace() !== null) expect(byDefault.stdout).toContain('engine-entry.js');
+    // Pid 1 there is the engine namespace's init (Perl's or sh's), which names itself so.
+    if (detectPidNamespace() !== null) expect(byDefault.stdout).toContain('plurnk-execs-init');
     const thread = await runCli(['exec', 'sh', body, '--isolation', 'thread'], { env });
     expect(thread.code).toBe(0);
     expect(thread.stdout).toMatch(/^inherited\n/);
-    expect(thread.stdout).not.toContain('engine-entry.js');
+    expect(thread.stdout).not.toContain('plurnk-execs-init');
     // Generous for a loaded machine: each run starts an engine process.
   }, 90_000);
 

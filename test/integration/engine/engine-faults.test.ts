@@ -17,8 +17,11 @@ const FIXTURES = fileURLToPath(new URL('../../../fixtures/engine', import.meta.u
 const COMMON = fileURLToPath(new URL('../../../src/leaves/common', import.meta.url));
 const SECRET_NAME = 'PLURNK_ENGINE_TEST_SERVICE_SECRET';
 const namespace = detectPidNamespace() !== null;
-/** A directory every user may write that is neither the temp directory nor under the host's cwd: outside the default fsWrite. */
-const OUTSIDE = existsSync('/dev/shm') ? '/dev/shm' : '/var/tmp';
+/**
+ * A directory every user may write that is neither the temp directory nor under the host's cwd:
+ * outside the default fsWrite. Not /dev/shm, which the engine's own /dev replaces.
+ */
+const OUTSIDE = '/var/tmp';
 /** How the permission model words a refused write (Node ≥ 22 adds how to allow it). */
 const ACCESS_DENIED = /^run\(\) threw: Error: Access to this API has been restricted/;
 /** A real native addon from this repository's own dependencies (a Node-API prebuild). */
@@ -58,12 +61,21 @@ describe('the process tier contains what a leaf does to its engine', () => {
   it('says which containment is in effect, measured from inside the engine', () => {
     // The Perl init counts what it reaps; the sh init (where Perl is missing) cannot.
     const counted = namespace && detectInit() === 'perl';
-    expect(host.isolation()).toEqual({
+    // The sandbox's layers are engine-sandbox.test.ts's: here, that each is reported, and why the network is shared.
+    const { capabilities, fsView, cgroup, network, missing, ...rest } = host.isolation();
+    expect(rest).toEqual({
       tier: 'process',
       pidNamespace: namespace,
       permissionModel: true,
       ...(counted ? { zombiesReaped: expect.any(Number) } : {}),
     });
+    expect([capabilities, fsView, cgroup === undefined, network]).toEqual([
+      expect.stringMatching(/^(none|inherited)$/),
+      expect.stringMatching(/^(read-only|open)$/),
+      false,
+      'shared',
+    ]);
+    expect(missing?.network).toMatch(/^permissions\.network is true \(the default\)/);
   });
 
   it('settles a run whose engine was killed 500 engine-crashed, keeps what it wrote, and restarts the engine', async () => {

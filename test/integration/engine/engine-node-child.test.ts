@@ -73,13 +73,23 @@ describe("a `node` run in the process tier is the thread tier's", () => {
     expect(processTier).toEqual(thread);
   });
 
-  it('lets a `node` child write outside permissions.fsWrite, as an `sh` child can: the model holds the engine alone', async () => {
-    const file = join(elsewhere, `${randomUUID()}.txt`);
-    const out = await hosts.process!.exec({
-      runtime: 'node',
-      body: `require("fs").writeFileSync(${JSON.stringify(file)}, "written by node"); console.log("permission" in process)`,
+  it('holds a `node` child to permissions.fsWrite by the read-only view, not the model', async () => {
+    const write = (file: string) =>
+      `try { require("fs").writeFileSync(${JSON.stringify(file)}, "written by node"); console.log("written") } catch (e) { console.log(e.code) } console.log("permission" in process)`;
+    const refused = join(elsewhere, `${randomUUID()}.txt`);
+    const out = await hosts.process!.exec({ runtime: 'node', body: write(refused) });
+    // Outside the model (no `process.permission`), yet EROFS where the sandbox locked the view.
+    const locked = hosts.process!.isolation().fsView === 'read-only';
+    expect(printed(out)).toEqual({
+      result: { status: 200, exitCode: 0 },
+      stdout: `${locked ? 'EROFS' : 'written'}\nfalse\n`,
+      stderr: '',
     });
-    expect(printed(out)).toEqual({ result: { status: 200, exitCode: 0 }, stdout: 'false\n', stderr: '' });
-    expect(existsSync(file) && readFileSync(file, 'utf8')).toBe('written by node');
+    expect(existsSync(refused)).toBe(!locked);
+    const allowedFile = join(allowed, `${randomUUID()}.txt`);
+    expect(printed(await hosts.process!.exec({ runtime: 'node', body: write(allowedFile) })).stdout).toBe(
+      'written\nfalse\n',
+    );
+    expect(readFileSync(allowedFile, 'utf8')).toBe('written by node');
   });
 });

@@ -77,9 +77,8 @@ describe('the zoo: forbidden habits', () => {
       TIER === 'process' ? (/process\.kill\((-?\d+)\)/.exec(out.violations[0]?.detail ?? '')?.[1] ?? '') : pid;
     if (TIER === 'process' && pid === -1) expect(shown).toBe('-1');
     // Both tiers run the same signal guard; the process tier's leaf sees its engine's pid and group.
-    // There the engine is pid 1 leading group 1 in its namespace, so -1 is also minus its group.
-    const why = TIER === 'process' && pid === -1 ? 'that is the host’s process group' : whose;
-    const refusal = `process.kill(${shown}): ${why}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
+    // The engine is not its namespace's pid 1 (the init is), so -1 means every process there too.
+    const refusal = `process.kill(${shown}): ${whose}; a leaf may signal only processes in groups its own run started, or that carry its run's marker (§executor-forbidden)`;
     expect(out.result.problem?.detail).toBe(`run() threw: PlurnkExecsError: ${refusal}`);
     expect(out.violations).toEqual([{ kind: 'forbidden-signal', detail: refusal }]);
     expect(out.channels.out!.text).toBe('before the fault');

@@ -51,3 +51,31 @@ describe('the result check, judged by outcome class and how the host ended the r
     );
   });
 });
+
+describe('the processes check, judged by what the engine’s sandbox refused', () => {
+  const refusing = (forksRefused: number, oomKills: number): MeasuredRun => ({
+    ...run('ok', null),
+    figures: { sandbox: { forksRefused, oomKills } } as RunFigures,
+  });
+  const processesOf = (first: MeasuredRun) =>
+    judgeContract({ first, again: undefined, fresh: undefined, aborted: run('cancelled', null) }, 1000).processes;
+
+  it.each([
+    [0, 0, { verdict: 'pass', detail: null }],
+    [
+      3,
+      0,
+      { verdict: 'fail', detail: "its processes hit the engine's pids bound (limits.enginePids): 3 fork(s) refused" },
+    ],
+    [
+      0,
+      1,
+      {
+        verdict: 'fail',
+        detail: "the kernel's OOM killer ended 1 of its processes at the engine's memory bound (limits.engineMemoryMb)",
+      },
+    ],
+  ])('with %i forks refused and %i OOM kills: %o', (forks, kills, item) => {
+    expect(processesOf(refusing(forks, kills))).toEqual(item);
+  });
+});

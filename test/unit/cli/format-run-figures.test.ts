@@ -13,6 +13,7 @@ const FIGURES: RunFigures = {
   consoleBytes: 0,
   sinks: { messages: 1, bytes: 33 },
   violations: {},
+  sandbox: null,
 };
 
 describe('one run’s figures as a line of the check table', () => {
@@ -33,5 +34,14 @@ describe('one run’s figures as a line of the check table', () => {
     expect(line).toBe(
       '312 ms · thread - · children 488 KiB · processes - started, 2 left (1 escaped) · files - · console 0 B · sinks 1 msg 33 B · violations 3 (undeclared-channel 2, console-output 1)',
     );
+  });
+
+  it('says what the engine’s sandbox refused only when it refused something', () => {
+    const refused = (forksRefused: number, oomKills: number) =>
+      formatRunFigures({ ...FIGURES, sandbox: { forksRefused, oomKills } })
+        .split(' · ')
+        .slice(8);
+    expect(refused(0, 0)).toEqual([]);
+    expect(refused(12, 1)).toEqual(['sandbox refused 12 forks, 1 OOM kill']);
   });
 });

@@ -13,6 +13,7 @@ describe('the relay of one process-tier run', () => {
     const gone = {
       send: (message: unknown) => (sent.push(message), false),
       fail: () => {},
+      command: { sandbox: null },
     } as unknown as EngineProcess;
     const relay = new RunRelay(7, 'sh', parseExecRequest({ runtime: 'sh', body: 'echo x' }), gone, 512, 1024);
     relay.begin();
@@ -29,7 +30,11 @@ describe('the relay of one process-tier run', () => {
     // A frame after the run raced the leaf's start (the engine could hand it a live signal and the
     // program would run); which way that race goes cannot be chosen with a real engine.
     const sent: { t: string; aborted?: unknown }[] = [];
-    const engine = { send: (message: { t: string }) => (sent.push(message), true), fail: () => {} };
+    const engine = {
+      send: (message: { t: string }) => (sent.push(message), true),
+      fail: () => {},
+      command: { sandbox: null },
+    };
     const controller = new AbortController();
     controller.abort(new RangeError('gone before it began'));
     const request = parseExecRequest({ runtime: 'sh', body: 'echo x', signal: controller.signal });

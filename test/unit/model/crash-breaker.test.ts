@@ -1,5 +1,7 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CrashBreaker } from '../../../src/model/crash-breaker.js';
+import { EVENT_TEXT_CHARS } from '../../../src/model/observe/observe-events.js';
 
 /** A breaker on a clock the test moves by hand. */
 function breakerAt(options = { crashes: 3, windowMs: 1000, cooldownMs: 500 }) {
@@ -65,5 +67,78 @@ describe('CrashBreaker', () => {
     breaker.succeeded('sh');
     breaker.record('sh', 'c');
     expect(breaker.degradation('sh')?.crashes).toBe(3);
+  });
+});
+
+describe('CrashBreaker, observed', () => {
+  /** What the breaker published on the tag channels while `act` ran. */
+  function published(act: () => void): { channel: string; payload: unknown }[] {
+    const seen: { channel: string; payload: unknown }[] = [];
+    const names = ['plurnk-execs:tag:degraded', 'plurnk-execs:tag:restored'];
+    const handlers = names.map((channel) => {
+      const handler = (payload: unknown) => void seen.push({ channel, payload });
+      subscribe(channel, handler);
+      return () => unsubscribe(channel, handler);
+    });
+    try {
+      act();
+    } finally {
+      for (const stop of handlers) stop();
+    }
+    return seen;
+  }
+
+  it('publishes a tag degraded when it opens, and restored when a clean run ends its probation', () => {
+    const { breaker, advance } = breakerAt();
+    const opened = published(() => {
+      breaker.record('sh', 'a');
+      breaker.record('sh', 'b');
+      breaker.record('sh', 'c');
+    });
+    expect(opened).toEqual([
+      { channel: 'plurnk-execs:tag:degraded', payload: { tag: 'sh', crashes: 3, reason: 'c', retryInMs: 500 } },
+    ]);
+    advance(500);
+    expect(published(() => breaker.degradation('sh'))).toEqual([]);
+    expect(published(() => breaker.succeeded('sh'))).toEqual([
+      { channel: 'plurnk-execs:tag:restored', payload: { tag: 'sh' } },
+    ]);
+    // A clean run outside probation restores nothing: nothing was degraded.
+    expect(published(() => breaker.succeeded('sh'))).toEqual([]);
+  });
+
+  it('cuts the crash a degraded event carries to the event budget', () => {
+    const { breaker } = breakerAt({ crashes: 1, windowMs: 1000, cooldownMs: 500 });
+    const [event] = published(() => breaker.record('sh', 'x'.repeat(5000)));
+    expect((event!.payload as { reason: string }).reason).toHaveLength(EVENT_TEXT_CHARS);
+  });
+
+  it('tells its state as host.stats() reports it: every crash, the window, when it lets runs through again', () => {
+    const { breaker, advance } = breakerAt();
+    expect(breaker.inspect('sh')).toEqual({
+      total: 0,
+      breaker: { state: 'closed', crashes: 0, retryInMs: null, retryAt: null, lastCrash: null },
+    });
+    breaker.record('sh', 'a');
+    breaker.record('sh', 'b');
+    expect(breaker.inspect('sh')).toEqual({
+      total: 2,
+      breaker: { state: 'closed', crashes: 2, retryInMs: null, retryAt: null, lastCrash: 'b' },
+    });
+    breaker.record('sh', 'c');
+    advance(100);
+    const open = breaker.inspect('sh');
+    expect(open).toEqual({
+      total: 3,
+      breaker: { state: 'open', crashes: 3, retryInMs: 400, retryAt: expect.any(String), lastCrash: 'c' },
+    });
+    expect(Date.parse(open.breaker.retryAt!)).toBeGreaterThan(Date.now());
+    advance(400);
+    expect(breaker.inspect('sh').breaker).toMatchObject({ state: 'probation', crashes: 0, retryInMs: null });
+    breaker.succeeded('sh');
+    expect(breaker.inspect('sh')).toEqual({
+      total: 3,
+      breaker: { state: 'closed', crashes: 0, retryInMs: null, retryAt: null, lastCrash: 'c' },
+    });
   });
 });

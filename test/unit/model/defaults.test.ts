@@ -32,6 +32,7 @@ const LIMITS = {
   unresponsiveMs: 30_000,
   pendingInteractions: 16,
   sinkMessages: 1_000_000,
+  enginePids: 1024,
 };
 
 describe('host defaults', () => {
@@ -41,7 +42,11 @@ describe('host defaults', () => {
       loadTimeoutMs: 15_000,
       defaultRuntime: undefined,
       recycle: 'each-run',
-      limits: { ...LIMITS, rssMb: defaultRssMb() },
+      limits: {
+        ...LIMITS,
+        rssMb: defaultRssMb(),
+        engineMemoryMb: Math.max(Math.floor(1.5 * defaultRssMb()), defaultRssMb() + 512),
+      },
       breaker: { crashes: 3, windowMs: 300_000, cooldownMs: 60_000 },
       admission: {
         threadStarts: availableParallelism(),
@@ -49,7 +54,7 @@ describe('host defaults', () => {
         queueTimeoutMs: 60_000,
       },
       spares: { max: 16, idleMs: 60_000 },
-      permissions: { fsWrite: [resolve(process.cwd()), resolve(tmpdir())], addons: false },
+      permissions: { fsWrite: [resolve(process.cwd()), resolve(tmpdir())], addons: false, network: true },
       onProbe: undefined,
     });
     expect(CHECK_RUN_TIMEOUT_MS).toBe(10_000);
@@ -94,9 +99,14 @@ describe('host defaults', () => {
       `${crashes} crashes / ${windowMs / 60_000} min, ${cooldownMs / 1000} s cool-down`,
     );
     expect(row('docs/host.md', 'recycle')).toBe(`\`'${resolveHostOptions({}).recycle as string}'\``);
-    expect(row('docs/faults.md', 'limits.rssMb')).toBe(
-      "80% of the machine's memory, or of the cgroup limit when lower",
-    );
+    expect(row('docs/faults.md', 'limits.rssMb')).toBe("half the machine's memory, or of the cgroup limit when lower");
+    // The engine's hard bound follows rssMb unless it is given, and says so in both tables.
+    expect(resolveHostOptions({ limits: { rssMb: 4000 } }).limits.engineMemoryMb).toBe(6000);
+    // At least 512 MB above a small rssMb: room for the soft cap to act first, and for an engine to boot at all.
+    expect(resolveHostOptions({ limits: { rssMb: 1 } }).limits.engineMemoryMb).toBe(513);
+    expect(resolveHostOptions({ limits: { rssMb: 400, engineMemoryMb: 256 } }).limits.engineMemoryMb).toBe(256);
+    for (const doc of ['docs/host.md', 'docs/faults.md'])
+      expect(row(doc, 'limits.engineMemoryMb')).toBe('1.5 × `limits.rssMb`, at least `rssMb` + 512');
   });
 
   it("keeps 16 spares host-wide, halving an unused tag's every minute, and says so in docs/host.md", () => {
@@ -132,7 +142,7 @@ describe('host defaults', () => {
       expect(() => resolveHostOptions({ admission } as never)).toThrow(/invalid host options: .*admission/);
   });
 
-  // limits.rssMb: 80% of the machine's memory, or of the cgroup limit when lower. A fake
+  // limits.rssMb: half the machine's memory, or of the cgroup limit when lower. A fake
   // cgroup directory stands in for /sys/fs/cgroup; the machine has 8 GiB.
   describe('limits.rssMb from the cgroup', () => {
     const MACHINE = 8 * 1024 * MiB;
@@ -146,23 +156,23 @@ describe('host defaults', () => {
     };
 
     it.each([
-      ['cgroup v2 memory.max below the machine', { 'memory.max': `${2 * 1024 * MiB}\n` }, 0.8 * 2 * 1024],
-      ['cgroup v1 memory.limit_in_bytes', { 'memory/memory.limit_in_bytes': `${1024 * MiB}\n` }, 0.8 * 1024],
-      ['cgroup v2 "max" (no limit)', { 'memory.max': 'max\n' }, 0.8 * 8 * 1024],
+      ['cgroup v2 memory.max below the machine', { 'memory.max': `${2 * 1024 * MiB}\n` }, 0.5 * 2 * 1024],
+      ['cgroup v1 memory.limit_in_bytes', { 'memory/memory.limit_in_bytes': `${1024 * MiB}\n` }, 0.5 * 1024],
+      ['cgroup v2 "max" (no limit)', { 'memory.max': 'max\n' }, 0.5 * 8 * 1024],
       [
         'cgroup v1 unlimited (a huge number)',
         { 'memory/memory.limit_in_bytes': '9223372036854771712\n' },
-        0.8 * 8 * 1024,
+        0.5 * 8 * 1024,
       ],
-      ['a cgroup limit above the machine', { 'memory.max': `${16 * 1024 * MiB}\n` }, 0.8 * 8 * 1024],
-      ['no cgroup files at all', {}, 0.8 * 8 * 1024],
-    ])('takes 80 percent of the lower of the machine and the cgroup limit: %s', (_case, files, expected) => {
+      ['a cgroup limit above the machine', { 'memory.max': `${16 * 1024 * MiB}\n` }, 0.5 * 8 * 1024],
+      ['no cgroup files at all', {}, 0.5 * 8 * 1024],
+    ])('takes half of the lower of the machine and the cgroup limit: %s', (_case, files, expected) => {
       expect(defaultRssMb(cgroup(files), MACHINE)).toBe(Math.floor(expected));
     });
 
     it('prefers cgroup v2 when both layouts are present', () => {
       const root = cgroup({ 'memory.max': `${1024 * MiB}`, 'memory/memory.limit_in_bytes': `${3 * 1024 * MiB}` });
-      expect(defaultRssMb(root, MACHINE)).toBe(Math.floor(0.8 * 1024));
+      expect(defaultRssMb(root, MACHINE)).toBe(Math.floor(0.5 * 1024));
     });
   });
 });

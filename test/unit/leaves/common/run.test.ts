@@ -61,7 +61,10 @@ describe('common leaf, live interpreters', () => {
       const shell = tag === 'sh' || tag === 'bash';
       const target = shell ? script : `double-${tag}.src`;
       if (!shell) await writeFile(join(dir, target), script);
-      const run = await runTag(tag, { body: '21\n', target, cwd: dir });
+      // A HOME of the run's own: fed on a socket, bash takes itself for an sshd login and sources
+      // ~/.bashrc, whose tools (pyenv here) may write to a home the engine's view keeps read-only.
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
+      const run = await runTag(tag, { body: '21\n', target, cwd: dir, env });
       expect(run.channel('stderr').text).toBe('');
       expect(run.channel('stdout').text).toBe('42\n');
       expect(run.result.status).toBe(200);

@@ -3,6 +3,7 @@ import type { RecyclePolicy } from '../../../../src/model/host-types.js';
 import {
   judgeIdleLoad,
   pickThread,
+  retireReason,
   shouldRetire,
   sparesTarget,
 } from '../../../../src/thread-host/threads/thread-policy.js';
@@ -35,6 +36,20 @@ describe('shouldRetire', () => {
     ["every thread once the tag closes, even under 'never'", 'never', { closed: true }, 0, true],
   ])('%s', (_, recycle, facts, runs, retire) => {
     expect(shouldRetire({ ...healthy, ...facts, runs }, recycle)).toBe(retire);
+  });
+});
+
+describe('retireReason', () => {
+  const healthy = { closed: false, poisoned: false, dead: false };
+  it.each<[string, RecyclePolicy, Partial<typeof healthy>, number, string | undefined]>([
+    ['a thread kept has none', 'never', {}, 5, undefined],
+    ["'each-run' after a run: recycled", 'each-run', {}, 1, 'recycled'],
+    ['afterRuns used up: recycled', { afterRuns: 2 }, {}, 2, 'recycled'],
+    ['a poisoned thread that is also used up: poisoned', 'each-run', { poisoned: true }, 1, 'poisoned'],
+    ['a dead thread that was also poisoned: crashed', 'each-run', { dead: true, poisoned: true }, 1, 'crashed'],
+    ['anything once the tag closes: host-closed', 'each-run', { closed: true, dead: true }, 1, 'host-closed'],
+  ])('%s', (_, recycle, facts, runs, reason) => {
+    expect(retireReason({ ...healthy, ...facts, runs }, recycle)).toBe(reason);
   });
 });
 

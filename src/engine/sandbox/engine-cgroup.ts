@@ -1,0 +1,217 @@
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import type { CgroupLayout } from './cgroup-layout.js';
+
+// One engine's cgroup: made by the service before the engine starts, joined by the engine's
+// setup program as its first act (setup-program.ts), so the engine and everything it starts are
+// held by its bounds; read for what it refused and whether the OOM killer ended the engine;
+// removed once the engine is gone. v1 keeps a directory per hierarchy (memory, pids), v2 one.
+
+/** The bounds an engine's cgroup holds it to. */
+export interface CgroupBounds {
+  readonly memoryBytes: number;
+  readonly pids: number;
+}
+
+/** What the cgroup has refused since it was made: forks past its pids bound, OOM kills at its memory bound. */
+export interface CgroupRefusals {
+  readonly forksRefused: number;
+  readonly oomKills: number;
+}
+
+/** Every engine cgroup's name starts so: `plurnk-execs-<service pid>-<n>`. */
+const PREFIX = 'plurnk-execs-';
+/** How long a cgroup's removal waits for its last processes to be reaped, and how often it tries. */
+const REMOVE_WITHIN_MS = 2000;
+const REMOVE_EVERY_MS = 20;
+
+let made = 0;
+const swept = new Set<string>();
+
+/** One engine's cgroup. */
+export class EngineCgroup {
+  /** The cgroup's directories: the memory one first (v1: memory, pids; v2: the one). */
+  private readonly dirs: readonly string[];
+  private removal: Promise<void> | undefined;
+  /** The open counter files (`pids.events`, the memory one), once first read. */
+  private counters: { forks: number | undefined; oom: number | undefined } | undefined;
+
+  /**
+   * Makes a cgroup for one engine in `layout` and sets its bounds; throws (the caller reports
+   * the layer missing) when the kernel refuses. Leftovers of services that died are removed first.
+   */
+  constructor(
+    private readonly layout: CgroupLayout,
+    bounds: CgroupBounds,
+  ) {
+    const name = `${PREFIX}${process.pid}-${made++}`;
+    const parents = layout.version === 2 ? [layout.parent] : [layout.memory, layout.pids];
+    for (const parent of parents) sweepLeftovers(parent);
+    this.dirs = parents.map((parent) => join(parent, name));
+    try {
+      for (const dir of this.dirs) mkdirSync(dir);
+      const [memory, pids = memory] = this.dirs as [string, string?];
+      if (layout.version === 2) {
+        write(memory, 'memory.max', bounds.memoryBytes);
+        // Swap would let the engine hold more than its bound: none for it.
+        if (existsSync(join(memory, 'memory.swap.max'))) write(memory, 'memory.swap.max', 0);
+      } else {
+        write(memory, 'memory.limit_in_bytes', bounds.memoryBytes);
+        if (existsSync(join(memory, 'memory.memsw.limit_in_bytes')))
+          write(memory, 'memory.memsw.limit_in_bytes', bounds.memoryBytes);
+      }
+      write(pids, 'pids.max', bounds.pids);
+    } catch (error) {
+      for (const dir of this.dirs) tryRemove(dir);
+      throw error;
+    }
+  }
+
+  /** The `cgroup.procs` files the setup writes itself into: one per directory. */
+  get procsFiles(): string[] {
+    return this.dirs.map((dir) => join(dir, 'cgroup.procs'));
+  }
+
+  /** The cgroup's name, the last part of every path the engine reads in its `/proc/self/cgroup`. */
+  get name(): string {
+    return this.dirs[0]!.slice(this.dirs[0]!.lastIndexOf('/') + 1);
+  }
+
+  /** How many directories it has (the engine must be in each). */
+  get hierarchies(): number {
+    return this.dirs.length;
+  }
+
+  /** Its bounds as the kernel holds them (it rounds memory to pages), read back; null once it cannot be read. */
+  bounds(): CgroupBounds | null {
+    const [memory, pids = memory] = this.dirs as [string, string?];
+    const memoryBytes = readNumber(join(memory, this.layout.version === 2 ? 'memory.max' : 'memory.limit_in_bytes'));
+    const pidsMax = readNumber(join(pids, 'pids.max'));
+    return memoryBytes === undefined || pidsMax === undefined ? null : { memoryBytes, pids: pidsMax };
+  }
+
+  /**
+   * What it refused so far (0 for what cannot be read: a kernel without the counter, a cgroup
+   * gone). Read as each run begins and ends, through descriptors kept open: re-reading an open
+   * cgroup file costs a quarter of opening it anew (measured here).
+   */
+  refusals(): CgroupRefusals {
+    if (this.counters === undefined) {
+      const [memory, pids = memory] = this.dirs as [string, string?];
+      const events = this.layout.version === 2 ? 'memory.events' : 'memory.oom_control';
+      this.counters = { forks: openCounter(join(pids, 'pids.events')), oom: openCounter(join(memory, events)) };
+    }
+    return {
+      forksRefused: readCounter(this.counters.forks, 'max'),
+      oomKills: readCounter(this.counters.oom, 'oom_kill'),
+    };
+  }
+
+  /**
+   * Removes it once its processes are gone (the engine's namespace is torn down by then, but its
+   * last processes may still be being reaped): retried for a while, then left for the sweep of
+   * a later service. Idempotent.
+   */
+  remove(): Promise<void> {
+    this.removal ??= (async () => {
+      for (const fd of Object.values(this.counters ?? {})) if (fd !== undefined) closeQuietly(fd);
+      this.counters = { forks: undefined, oom: undefined };
+      const deadline = Date.now() + REMOVE_WITHIN_MS;
+      for (const dir of this.dirs) {
+        while (!tryRemove(dir) && Date.now() < deadline) await new Promise((done) => setTimeout(done, REMOVE_EVERY_MS));
+      }
+    })();
+    return this.removal;
+  }
+}
+
+function write(dir: string, file: string, value: number): void {
+  writeFileSync(join(dir, file), String(value));
+}
+
+/** True once `dir` is gone. */
+function tryRemove(dir: string): boolean {
+  try {
+    rmdirSync(dir);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+function readNumber(path: string): number | undefined {
+  try {
+    const text = readFileSync(path, 'utf8').trim();
+    return /^\d{1,20}$/.test(text) ? Number(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already: nothing to release.
+  }
+}
+
+function openCounter(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+}
+
+const counterText = Buffer.alloc(1024);
+
+/** The number after `key` in a flat-keyed cgroup file read anew from its start (`max 3`, `oom_kill 1`); 0 when absent. */
+function readCounter(fd: number | undefined, key: string): number {
+  if (fd === undefined) return 0;
+  try {
+    const text = counterText.toString('utf8', 0, readSync(fd, counterText, 0, counterText.length, 0));
+    return Number(new RegExp(`^${key} (\\d{1,20})$`, 'm').exec(text)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Removes, once per parent and process, the cgroups of services that are gone (a service
+ * killed outright leaves its engines' cgroups, empty once their namespaces died): those whose
+ * service pid no longer runs. A cgroup still in use cannot be removed, so none is lost.
+ */
+function sweepLeftovers(parent: string): void {
+  if (swept.has(parent)) return;
+  swept.add(parent);
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^plurnk-execs-(\d{1,10})-\d{1,10}$/.exec(name)?.[1] ?? NaN);
+    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) tryRemove(join(parent, name));
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

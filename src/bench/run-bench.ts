@@ -33,7 +33,7 @@ export const BENCH_SCENARIOS = {
   sandbox: benchSandbox,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
-/** Scenarios run only when named: issue 31's orphan soak alone takes ~18 minutes. */
+/** Scenarios run only when named: issue 31's orphan soak alone takes 18–25 minutes. */
 export const ON_REQUEST: readonly BenchScenario[] = ['orphans'];
 
 /** A scenario's name. */

@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 const PATH = process.env.PATH ?? '/usr/bin:/bin';
 
 /**
- * Scenario `orphans` (issue 31's soak, run only when named: it takes ~18 minutes): 5,000 runs of
+ * Scenario `orphans` (issue 31's soak, run only when named: it takes 18–25 minutes): 5,000 runs of
  * `sh` through one engine, three at a time, each leaving two orphans, so the namespace's init
  * reaps them and the namespace sweep kills leftovers while other runs are in flight. Reports
  * the zombies left, the init's reaped count (`isolation().zombiesReaped`) and the RSS of the

@@ -3,6 +3,6 @@
  * dispatch overhead, sink throughput, subprocess runs, recycling and memory, each against a
  * baseline measured in the same run. Internal to this package; not a public export.
  */
-export { BENCH_SCENARIOS, runBench, type BenchOptions, type BenchScenario } from './run-bench.js';
+export { BENCH_SCENARIOS, ON_REQUEST, runBench, type BenchOptions, type BenchScenario } from './run-bench.js';
 export { formatBenchTable } from './format-table.js';
 export type { BenchReport, BenchRow, ScenarioReport, Stat, Target } from './bench-report.js';

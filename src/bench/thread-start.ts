@@ -44,3 +44,31 @@ function threadEnv(): Record<string, string> {
     Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
 }
+
+/**
+ * How many executor threads for `boot` this machine starts per second, `concurrency` at a time,
+ * each until warm (as {@link timeExecutorThread}) and then terminated without waiting, as a host
+ * retires a used thread off the next one's path: the bound of back-to-back runs under
+ * `'each-run'`, where every run consumes a thread. Counts the threads warm within `windowMs`.
+ */
+export async function threadStartRate(boot: WorkerBoot, concurrency: number, windowMs: number): Promise<number> {
+  const limits = boot.limits ?? resolveHostOptions().limits;
+  const ending: Promise<void>[] = [];
+  let started = 0;
+  const start = performance.now();
+  const deadline = start + windowMs;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const thread = new WorkerHandle({ boot: { ...boot, limits }, env: threadEnv() });
+        await thread.warmUp();
+        if (!thread.alive) throw new Error(`bench: the executor thread died while it started: ${thread.deathReason}`);
+        started += 1;
+        ending.push(thread.terminate());
+      }
+    }),
+  );
+  const rate = started / ((performance.now() - start) / 1000);
+  await Promise.all(ending);
+  return rate;
+}

@@ -1,4 +1,4 @@
-import { BENCH_SCENARIOS, runBench } from '../bench/index.js';
+import { BENCH_SCENARIOS, ON_REQUEST, runBench } from '../bench/index.js';
 import { isPlurnkExecsError } from '../contracts/errors.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { parseFlags, parseIsolation, UsageError } from './parse-flags.js';
@@ -7,7 +7,8 @@ const USAGE = `Usage: plurnk-execs bench [scenario…] [--json] [--quick] [--iso
 
 Runs the benchmarks with real threads and processes, each reported as a ratio against a
 baseline measured in the same run (median and p95), as a table or JSON. Progress goes to
-stderr. Scenarios: ${Object.keys(BENCH_SCENARIOS).join(', ')} (default: all, about 20 minutes).
+stderr. Scenarios: ${Object.keys(BENCH_SCENARIOS).join(', ')} (default: all but
+${ON_REQUEST.join(', ')}, about 20 minutes; ${ON_REQUEST.join(', ')} only when named).
 
   --json           print the report as JSON instead of the table
   --quick          fewer samples: a smoke run, not figures to record

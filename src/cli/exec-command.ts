@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { ExecResult } from '../contracts/result.js';
-import { createHost } from '../host/create-host.js';
+import { discover } from '../discovery/discover.js';
+import { bootHost, bootProcessHost } from '../host/boot-host.js';
 import type { Host } from '../model/host-types.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
 import { createChannelPrinter } from './channel-printer.js';
@@ -50,7 +51,7 @@ export const execCommand: Command = {
     const body = rawBody === '-' ? await io.readStdin() : rawBody;
 
     const isolation = parseIsolation('exec', values.isolation as string | undefined);
-    const host = await createHost({ cwd: io.cwd, isolation });
+    const host = await bootFor(runtime, io.cwd, isolation);
     const controller = new AbortController();
     const stopInterrupts = trapInterrupts(io, controller, host);
     const printer = createChannelPrinter(io);
@@ -80,6 +81,19 @@ export const execCommand: Command = {
     }
   },
 };
+
+/**
+ * A host that boots only the tag it will run: one package's thread started and probed, where
+ * booting every installed tag took ~3 s of a one-line EXEC's wall time. A tag discovery did not
+ * register (unknown, or disabled by policy) boots the whole discovery instead, so the refusal
+ * lists the runtimes that are available.
+ */
+async function bootFor(runtime: string, cwd: string, isolation: 'process' | 'thread'): Promise<Host> {
+  const discovery = await discover({ cwd });
+  const entry = discovery.registry.get(runtime);
+  const served = entry === undefined ? discovery : { ...discovery, registry: new Map([[runtime, entry]]) };
+  return isolation === 'process' ? bootProcessHost(served, { isolation }) : bootHost(served, { isolation });
+}
 
 /** 0 on success, the child's own exit code when it has one, 130 for a cancel, 1 otherwise. */
 export function exitCodeOf(result: ExecResult): number {

@@ -1,14 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { isPlurnkExecsError } from '../contracts/errors.js';
-import { checkCommand } from './check-command.js';
-import { benchCommand } from './bench-command.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
-import { docCommand } from './doc-command.js';
-import { execCommand } from './exec-command.js';
 import { UsageError } from './parse-flags.js';
-import { probeCommand } from './probe-command.js';
 
-const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, checkCommand, benchCommand];
+/**
+ * Every command, loaded only when it runs (or for the general usage): importing them all — the
+ * benchmarks, check — cost the CLI ~350 ms of module loading before `exec` began.
+ */
+const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<Command> }[] = [
+  { name: 'probe', load: async () => (await import('./probe-command.js')).probeCommand },
+  { name: 'exec', load: async () => (await import('./exec-command.js')).execCommand },
+  { name: 'doc', load: async () => (await import('./doc-command.js')).docCommand },
+  { name: 'check', load: async () => (await import('./check-command.js')).checkCommand },
+  { name: 'bench', load: async () => (await import('./bench-command.js')).benchCommand },
+];
 
 /**
  * Runs `plurnk-execs <command> …` and resolves the exit code. Usage mistakes print the
@@ -18,21 +23,22 @@ const COMMANDS: readonly Command[] = [probeCommand, execCommand, docCommand, che
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    if (name === undefined) return (void io.stderr.write(generalUsage()), EXIT.usage);
-    io.stdout.write(generalUsage());
+    if (name === undefined) return (void io.stderr.write(await generalUsage()), EXIT.usage);
+    io.stdout.write(await generalUsage());
     return EXIT.ok;
   }
   if (name === '--version' || name === '-v') {
     io.stdout.write(`${packageVersion()}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (command === undefined) {
+  const entry = COMMANDS.find((candidate) => candidate.name === name);
+  if (entry === undefined) {
     io.stderr.write(
       `plurnk-execs: unknown command ${JSON.stringify(name)}; commands: ${COMMANDS.map((c) => c.name).join(', ')}\n`,
     );
     return EXIT.usage;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (error) {
@@ -49,9 +55,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-function generalUsage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+async function generalUsage(): Promise<string> {
+  const commands = await Promise.all(COMMANDS.map((entry) => entry.load()));
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
   return `Usage: plurnk-execs <command> [options]\n\nCommands:\n${lines.join('\n')}\n\nRun plurnk-execs <command> --help for a command's options.\n`;
 }
 

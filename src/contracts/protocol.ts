@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import type { Effect } from './effect.js';
 import type { Limits } from './limits.js';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
 import { ThreadViolationKindSchema, type ThreadViolationKind } from './violation.js';
@@ -61,7 +62,17 @@ export type WorkerTask = (
       readonly as?: ProbeIdentity;
     }
   | { readonly kind: 'effect'; readonly target: string | null }
-  | { readonly kind: 'run'; readonly request: RunRequest }
+  | {
+      readonly kind: 'run';
+      readonly request: RunRequest;
+      /**
+       * Call `effect(request.target)` first, in the same task, where the caller passed no effect:
+       * one round trip per EXEC instead of two. run() starts only once it returned an Effect,
+       * which the thread marks ({@link ThreadOpen} `marks`); otherwise the task fails at stage
+       * `effect` without a run.
+       */
+      readonly effect?: boolean;
+    }
   /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
   | { readonly kind: 'warm' }
 ) & {
@@ -85,7 +96,20 @@ export interface ThreadOpen<Port = unknown> {
   readonly kind: 'open';
   readonly control: Port;
   readonly sinks: Port;
+  /**
+   * Where the thread marks that a run task's `effect()` returned an Effect, and which, so the host
+   * can bound `effect()` alone while the task goes on and knows the fact even if the thread dies
+   * in run() (an `Int32Array`: {@link EFFECT_RETURNED}, {@link EFFECT_CODE}).
+   */
+  readonly marks?: SharedArrayBuffer;
 }
+
+/** The index in {@link ThreadOpen} `marks` of the id of the last run task whose `effect()` returned an Effect… */
+export const EFFECT_RETURNED = 0;
+/** …and of that Effect, as its index in {@link EFFECTS} plus one (stored first). */
+export const EFFECT_CODE = 1;
+/** The Effects in the order {@link EFFECT_CODE} numbers them. */
+export const EFFECTS: readonly Effect[] = ['pure', 'read', 'host'];
 
 /**
  * Worker ⇒ host on the control channel: task `id`'s answer, after every report the task made
@@ -112,9 +136,11 @@ export function isTaskReplyMessage(value: unknown): value is TaskReplyMessage {
  * Where a task failed: loading the leaf (`import`: its module threw or has no executor class as
  * its default export; `construct`: the constructor threw or built no executor), the call
  * itself, sending back a value that cannot be cloned, or an error that escaped the call (thrown
- * from a timer or callback, or a rejection nobody handled) while the task ran.
+ * from a timer or callback, or a rejection nobody handled) while the task ran. `effect`: a run
+ * task's `effect()` threw or returned no Effect (the reply's `effect` holds what it returned), so
+ * run() was not called.
  */
-export type FailureStage = LoadStage | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
+export type FailureStage = LoadStage | 'effect' | 'call' | 'reply' | 'uncaught-exception' | 'unhandled-rejection';
 
 /** The stages of loading a leaf: importing its module, then constructing its executor. */
 export type LoadStage = 'import' | 'construct';
@@ -131,7 +157,14 @@ export function isLoadStage(stage: FailureStage): stage is LoadStage {
  */
 export type TaskReply =
   | { readonly ok: true; readonly value: unknown; readonly threadId: number }
-  | { readonly ok: false; readonly stage: FailureStage; readonly error: SerializedError; readonly threadId: number };
+  | {
+      readonly ok: false;
+      readonly stage: FailureStage;
+      readonly error: SerializedError;
+      readonly threadId: number;
+      /** At stage `effect`, when `effect()` returned something that is no Effect: that value, raw (absent when it threw). */
+      readonly effect?: unknown;
+    };
 
 const SerializedErrorSchema = v.object({
   name: v.string(),
@@ -148,9 +181,10 @@ export const TaskReplySchema = v.variant('ok', [
   v.object({ ok: v.literal(true), value: v.optional(v.unknown()), threadId: v.number() }),
   v.object({
     ok: v.literal(false),
-    stage: v.picklist(['import', 'construct', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
+    stage: v.picklist(['import', 'construct', 'effect', 'call', 'reply', 'uncaught-exception', 'unhandled-rejection']),
     error: SerializedErrorSchema,
     threadId: v.number(),
+    effect: v.optional(v.unknown()),
   }),
 ]);
 

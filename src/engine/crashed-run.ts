@@ -5,6 +5,7 @@ import type { Notice } from '../contracts/notice.js';
 import type { EngineDeathCause } from '../model/fault-kinds.js';
 import { hostFailure } from '../model/host-problems.js';
 import type { ChannelOutput, ExecOutcome } from '../model/host-types.js';
+import { ChunkedText } from '../runtime/chunked-text.js';
 import type { EngineEnd } from './engine-process.js';
 import type { SinkCall } from './engine-protocol.js';
 
@@ -15,38 +16,55 @@ export function sinkCallBytes(call: SinkCall): number {
   return JSON.stringify(call[1]).length;
 }
 
+/** One channel as the service saw it forwarded: its text kept in chunks (chunked-text.ts) until it is read. */
+interface SeenChannel {
+  mimetype: string;
+  state: ChannelState;
+  readonly parts: { readonly mimetype: string; readonly text: ChunkedText }[];
+}
+
 /**
  * What the service saw of one run while it was in the engine: every accepted write, state
  * change and notice, forwarded as it happened. If the engine dies, this is the output the run
- * keeps. Also counts the bytes the engine forwarded, so an engine that floods is caught.
+ * keeps. Also counts the bytes the engine forwarded, so an engine that floods is caught. The
+ * text is kept in chunks, not a `+=` per write, whose rope nodes cost the service's main thread
+ * its garbage collections under a flood of small writes.
  */
 export class SeenRun {
-  readonly channels: Record<string, ChannelOutput> = {};
   readonly notices: Notice[] = [];
   bytes = 0;
+  private readonly seen = new Map<string, SeenChannel>();
 
   apply(call: SinkCall): void {
     this.bytes += sinkCallBytes(call);
     if (call[0] === 'write') {
       const [, name, chunk, mimetype] = call;
-      const channel = (this.channels[name] ??= {
-        mimetype: mimetype ?? 'text/plain',
-        state: 'active',
-        text: '',
-        parts: [],
-      });
+      let channel = this.seen.get(name);
+      if (channel === undefined)
+        this.seen.set(name, (channel = { mimetype: mimetype ?? 'text/plain', state: 'active', parts: [] }));
       const partType = mimetype ?? channel.parts.at(-1)?.mimetype ?? channel.mimetype;
       if (mimetype !== undefined) channel.mimetype = mimetype;
-      const last = channel.parts.at(-1);
-      if (last !== undefined && last.mimetype === partType) last.text += chunk;
-      else channel.parts.push({ mimetype: partType, text: chunk });
-      channel.text += chunk;
+      let last = channel.parts.at(-1);
+      if (last?.mimetype !== partType) channel.parts.push((last = { mimetype: partType, text: new ChunkedText() }));
+      last.text.append(chunk);
     } else if (call[0] === 'setState') {
       const [, name, state] = call;
-      (this.channels[name] ??= { mimetype: 'text/plain', state, text: '', parts: [] }).state = state;
+      const channel = this.seen.get(name);
+      if (channel === undefined) this.seen.set(name, { mimetype: 'text/plain', state, parts: [] });
+      else channel.state = state;
     } else {
       this.notices.push(call[1]);
     }
+  }
+
+  /** Every channel as far as it was forwarded, as an outcome's plain channels. */
+  get channels(): Record<string, ChannelOutput> {
+    const channels: Record<string, ChannelOutput> = {};
+    for (const [name, { mimetype, state, parts }] of this.seen) {
+      const texts = parts.map((part) => ({ mimetype: part.mimetype, text: part.text.toString() }));
+      channels[name] = { mimetype, state, text: texts.map((part) => part.text).join(''), parts: texts };
+    }
+    return channels;
   }
 
   /**
@@ -65,14 +83,15 @@ export class SeenRun {
   ): ExecOutcome {
     const what = end === 'engine-crashed' ? 'died' : 'was killed';
     const detail = ErrorDetail.preview(`the engine process ${what} during the run: ${why}`, detailLimit);
-    for (const channel of Object.values(this.channels))
+    const channels = this.channels;
+    for (const channel of Object.values(channels))
       if (channel.state === 'active') channel.state = 'errored' as ChannelState;
     return {
       outcome: 'leaf-fault',
       result: hostFailure(end, detail),
       effect,
       address,
-      channels: this.channels,
+      channels,
       notices: this.notices,
       violations: [],
       containment: {

@@ -34,8 +34,9 @@ export function restoreForwardedText(
   // Only declared channels are forwarded, and an outcome holds every declared channel.
   if (Object.keys(seen.channels).some((name) => !Object.hasOwn(outcome.channels, name))) return undefined;
   const channels: Record<string, ChannelOutput> = {};
+  const forwarded = seen.channels;
   for (const [name, channel] of Object.entries(outcome.channels)) {
-    const text = Object.hasOwn(seen.channels, name) ? seen.channels[name]!.text : '';
+    const text = Object.hasOwn(forwarded, name) ? forwarded[name]!.text : '';
     const cuts = Object.hasOwn(lengths, name) ? lengths[name]! : [];
     if (cuts.length !== channel.parts.length) return undefined;
     let at = 0;

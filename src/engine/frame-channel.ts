@@ -1,5 +1,7 @@
 import type { Duplex } from 'node:stream';
 import { DefaultSerializer, deserialize } from 'node:v8';
+import { awaitNextTurn, currentTurn } from '../runtime/loop-turn.js';
+import { FRAME_SHARE, frameCost } from './frame-share.js';
 
 /** What a frame channel reports when the other side sent something it cannot read. */
 export type CorruptHandler = (why: string) => void;
@@ -19,7 +21,10 @@ const HEADER_BYTES = 4;
  * socket listener, where a forged frame (any thread of the engine can write to the channel's
  * fd) throws an uncaught exception in the service; here a frame larger than `maxFrameBytes`, a
  * frame V8 cannot read, or a listener that throws is reported to `onCorrupt` once and the
- * channel stops reading. Never throws.
+ * channel stops reading. Never throws. It reads at most {@link FRAME_SHARE} of each turn of the
+ * loop (frame-share.ts), on the turn clock the thread channels share (runtime/loop-turn.ts):
+ * past it, the stream pauses until the next turn, so a flooding engine's pipe cannot hold the
+ * main thread from every other pipe, port and timer.
  */
 export function openFrameChannel(
   stream: Duplex,
@@ -41,10 +46,25 @@ export function openFrameChannel(
       // The corrupt handler restarts the engine; a throw there must still not reach the process.
     }
   };
-  const onData = (chunk: Buffer) => {
-    if (broken) return;
-    pending.push(chunk);
-    pendingBytes += chunk.length;
+  /** The turn `spent` counts in, how much of its share the channel has taken, and whether it waits for the next turn. */
+  let turn = -1;
+  let spent = 0;
+  let waiting = false;
+  const spend = (cost: number): boolean => {
+    const now = currentTurn();
+    if (now !== turn) {
+      turn = now;
+      spent = 0;
+    }
+    spent += cost;
+    return spent >= FRAME_SHARE;
+  };
+  const nextTurn = () => {
+    waiting = false;
+    readFrames();
+    if (!waiting && !broken) stream.resume();
+  };
+  const readFrames = () => {
     while (!broken && pendingBytes >= HEADER_BYTES) {
       if (pending[0]!.length < HEADER_BYTES) pending = [Buffer.concat(pending)];
       const length = pending[0]!.readUInt32BE(0);
@@ -67,7 +87,19 @@ export function openFrameChannel(
       } catch (error) {
         return fail(`a frame its reader refused (${error instanceof Error ? error.message : 'unknown'})`);
       }
+      if (spend(frameCost(value)) && !broken) {
+        // The rest of this read, and every read after it, waits for the next turn.
+        waiting = true;
+        stream.pause();
+        return awaitNextTurn(nextTurn);
+      }
     }
+  };
+  const onData = (chunk: Buffer) => {
+    if (broken) return;
+    pending.push(chunk);
+    pendingBytes += chunk.length;
+    if (!waiting) readFrames();
   };
   stream.on('data', onData);
   // A write to a pipe whose reader died is reported on the stream, never as an uncaught error.

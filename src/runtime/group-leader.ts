@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { groupHasAnyProcess } from './process-group.js';
 import { RUN_MARKER } from './run-marker.js';
 
 /** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time and of /proc/uptime × 100. */
@@ -92,6 +93,9 @@ function vetLeaderless(pgid: number, sinceTicks: number | undefined, ownMarker: 
 }
 
 function livingMembers(pgid: number): { pid: number; startTicks: number }[] {
+  // No process in the group, not even a zombie: the usual case for a short-lived child whose report
+  // is judged after it was reaped, answered without reading every /proc/<pid>/stat.
+  if (!groupHasAnyProcess(pgid)) return [];
   let entries: string[];
   try {
     entries = readdirSync('/proc');

@@ -14,11 +14,13 @@ export interface ProcRow {
 /**
  * Every process `/proc` lists, by pid (a process that exits while the table is read is left
  * out); empty where `/proc` cannot be read. The host's sweep after a run (process-sweep.ts) and
- * the engine's sweep of its PID namespace (engine/namespace-sweep.ts) both start from it.
+ * the engine's sweep of its PID namespace (engine/namespace-sweep.ts) both start from it. With
+ * `include`, only the rows of the pids it accepts are read (each row is a file read).
  */
-export function readProcTable(): Map<number, ProcRow> {
+export function readProcTable(include?: (pid: number) => boolean): Map<number, ProcRow> {
   const table = new Map<number, ProcRow>();
   for (const pid of listProcIds()) {
+    if (include !== undefined && !include(pid)) continue;
     const row = readProcRow(pid);
     if (row !== undefined) table.set(row.pid, row);
   }
@@ -59,4 +61,13 @@ export function readProcFile(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The pid the kernel allocated last in this PID namespace (`/proc/loadavg`'s last field), or
+ * undefined where it cannot be read.
+ */
+export function lastAllocatedPid(): number | undefined {
+  const last = Number(readProcFile('/proc/loadavg')?.trim().split(' ').at(-1));
+  return Number.isSafeInteger(last) && last > 0 ? last : undefined;
 }

@@ -4,7 +4,7 @@ import { ErrorDetail } from '../contracts/error-detail.js';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
 import { admit, unusableTag, type Admission } from './dispatch/admit.js';
-import { borrowEffect, callEffect } from './dispatch/call-effect.js';
+import { borrowEffect } from './dispatch/call-effect.js';
 import type { CrashBreaker } from '../model/crash-breaker.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
 import { executeRun } from './dispatch/execute-run.js';
@@ -128,7 +128,7 @@ export class ThreadTier implements Tier {
     });
   }
 
-  /** The EXEC in its leased thread: the effect (unless given), the run, its reap. */
+  /** The EXEC in its leased thread: the run (with its effect() first, unless given), its reap. */
   private async runIn(
     lease: Lease,
     booted: BootedTag,
@@ -140,18 +140,8 @@ export class ThreadTier implements Tier {
     let groups: ReadonlySet<number> = new Set();
     let release = () => {};
     try {
-      // The effect is an admission fact taken once: a service that took it at proposal time passes it.
-      const call =
-        request.effect === undefined
-          ? await callEffect(handle, admission.target, this.effectOptions())
-          : ({ ok: true, effect: request.effect } as const);
       if (this.closing.aborted)
         return refusedOutcome(hostFailure('execution-cancelled', 'the host closed before the run started'));
-      if (!call.ok) {
-        lease.poisoned = call.poisoned;
-        const extensions: Record<string, string[]> = call.stack === undefined ? {} : { stack: call.stack };
-        return refusedOutcome(hostFailure(call.code, ErrorDetail.preview(call.detail, this.detailLimit), extensions));
-      }
       const stream = new RunStream(booted.probe.channels!, request.sinks, this.options.limits);
       // The thread counts as used, and as suspect, from the moment the run is posted: whatever
       // happens in the await, it is never handed to another run under 'each-run'.
@@ -176,8 +166,18 @@ export class ThreadTier implements Tier {
         limits: this.options.limits,
         loadTimeoutMs: this.options.loadTimeoutMs,
         memory: this.memory,
+        // The effect is an admission fact taken once: a service that took it at proposal time passes
+        // it; otherwise effect() is called first in the run's own task (folded-effect.ts).
+        ...(request.effect === undefined ? { foldEffect: { timeoutMs: this.options.probeTimeoutMs } } : {}),
       });
       lease.poisoned = end.poisoned;
+      // A folded effect() that refused the EXEC: run() never ran, so the thread counts as unused.
+      if (end.effect?.refused === true) {
+        lease.ranRun = false;
+        groups = end.groups;
+        release = end.release;
+        return refusedOutcome(end.result);
+      }
       groups = end.groups;
       release = end.release;
       if (end.crash !== undefined) this.breaker.record(tag, end.crash);
@@ -187,7 +187,7 @@ export class ThreadTier implements Tier {
       // The marker is looked for when the run started a group or ended badly (a thread blocked in execSync reports none).
       const swept =
         end.groups.size > 0 || end.refusedGroups > 0 || end.poisoned
-          ? { groups: end.groups, marker: end.marker, since: end.since }
+          ? { groups: end.groups, marker: end.marker, since: end.since, firstPid: end.firstGroup }
           : { groups: end.groups };
       // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
       const { found: reapedProcesses } = await reapRun(swept, this.options.limits.graceMs).catch(() => ({ found: 0 }));
@@ -198,7 +198,7 @@ export class ThreadTier implements Tier {
       return {
         outcome: classifyOutcome(end.result, end.forcedEnd),
         result: end.result,
-        effect: call.effect,
+        effect: end.effect === undefined ? (request.effect ?? null) : end.effect.effect,
         address,
         channels: stream.channels,
         notices: stream.notices,

@@ -1,7 +1,12 @@
 import { threadId, type MessagePort } from 'node:worker_threads';
 import type { ExecArgs } from '../contracts/exec-args.js';
 import { DEFAULT_LIMITS, type Limits, type MachineLimit } from '../contracts/limits.js';
+import * as v from 'valibot';
+import { EffectSchema, type Effect } from '../contracts/effect.js';
 import {
+  EFFECT_CODE,
+  EFFECT_RETURNED,
+  EFFECTS,
   type ProbeReport,
   type RunRequest,
   type TaskReply,
@@ -79,7 +84,7 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
     }
     return other;
   };
-  const handle = async (task: WorkerTask, channels: ThreadOpen<MessagePort>): Promise<TaskReply> => {
+  const handle = async (task: WorkerTask, channels: ThreadOpen<MessagePort>, marks: Int32Array): Promise<TaskReply> => {
     const control = openControlLink(channels.control, limits.heartbeatMs, task.id);
     const watch = escapes.begin();
     own.beginTask(task.marker);
@@ -87,6 +92,14 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
       const loaded = await load(task);
       if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
       if (task.announce !== false) control.started();
+      // A run that asked for its effect: effect() first, and no run() unless it returned an Effect.
+      if (task.kind === 'run' && task.effect === true) {
+        const called = await callEffect(loaded.executor, task.request.target);
+        if (called.failure !== undefined) return escapeReply(watch) ?? { ...called.failure, threadId };
+        // The Effect before the task's id: the host reads the id first.
+        Atomics.store(marks, EFFECT_CODE, EFFECTS.indexOf(called.effect) + 1);
+        Atomics.store(marks, EFFECT_RETURNED, task.id);
+      }
       let value: unknown;
       try {
         value = await perform(task, loaded.executor, channels.sinks, control, thread, watch);
@@ -107,7 +120,9 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
   return async (open) => {
     if (opened) throw new Error('@plurnk/plurnk-execs: a thread is opened once');
     opened = true;
-    listenForTasks(open.control, async (task) => replyToHost(open.control, task.id, await handle(task, open)));
+    // A host that sends no marks never asks for an effect in a run; a buffer of the thread's own keeps the code plain.
+    const marks = new Int32Array(open.marks ?? new SharedArrayBuffer(8));
+    listenForTasks(open.control, async (task) => replyToHost(open.control, task.id, await handle(task, open, marks)));
   };
 }
 
@@ -209,6 +224,26 @@ async function run(
     await proxied.flush();
     proxied.close();
   }
+}
+
+/**
+ * A run task's `effect(target)`, awaited as `host.effect()` awaits it: its Effect, or the failed
+ * reply (stage `effect`) that ends the task without a run — it threw, or returned no Effect
+ * (kept raw in `effect` for the host to name).
+ */
+async function callEffect(
+  executor: BaseExecutor,
+  target: string | null,
+): Promise<{ effect: Effect; failure?: undefined } | { failure: Omit<Extract<TaskReply, { ok: false }>, 'threadId'> }> {
+  let value: unknown;
+  try {
+    value = await executor.effect(target);
+  } catch (error) {
+    return { failure: { ok: false, stage: 'effect', error: serializeError(error) } };
+  }
+  if (v.is(EffectSchema, value)) return { effect: value };
+  const error = { name: 'TypeError', message: 'effect() returned no Effect' };
+  return { failure: { ok: false, stage: 'effect', error, effect: value } };
 }
 
 /** An `ok: false` reply for the first error that escaped the leaf during the task, if one did. */

@@ -44,6 +44,16 @@ export const PROFILE_WORKLOADS = {
     runs: 2000,
     run: (runs) => warmExecs(() => noopHost('process'), runs, true),
   },
+  sh: {
+    summary: "sh 'true' EXECs in a warm thread (thread tier, 'never'): a child process each",
+    runs: 300,
+    run: (runs) => shExecs('thread', runs),
+  },
+  'sh-process': {
+    summary: "sh 'true' EXECs in a warm thread of the engine (process tier, 'never'): a child process each",
+    runs: 300,
+    run: (runs) => shExecs('process', runs),
+  },
   'each-run': {
     summary: "back-to-back no-op EXECs under 'each-run' (thread tier): a thread started per run",
     runs: 60,
@@ -64,9 +74,20 @@ export const PROFILE_WORKLOADS = {
     run: (runs) => idleThenExecs(runs, 500, 1),
   },
   burst: {
-    summary: "bursts of 12 concurrent no-op EXECs under 'each-run', each after 2 s idle (thread tier)",
+    summary:
+      "bursts of 12 concurrent no-op EXECs under 'each-run', each after 2 s idle (thread tier), after one unmeasured",
     runs: 6,
     run: (runs) => idleThenExecs(runs, 2000, 12),
+  },
+  flood: {
+    summary: "no-op EXECs of one tag, each beside another tag's 200,000 one-character writes (thread tier, 'never')",
+    runs: 20,
+    run: (runs) => besideFloods('thread', runs),
+  },
+  'flood-process': {
+    summary: "no-op EXECs of one tag, each beside another tag's 200,000 one-character writes (process tier, 'never')",
+    runs: 10,
+    run: (runs) => besideFloods('process', runs),
   },
   boot: {
     summary: 'booting every installed leaf (thread tier), then closing',
@@ -108,6 +129,8 @@ async function idleThenExecs(rounds: number, idleMs: number, concurrent: number)
   const windows: ProfileWindow[] = [];
   try {
     await host.exec(request);
+    // One burst unmeasured: the tag's spares grow to its demand, as in a service past its first burst.
+    if (concurrent > 1) await Promise.all(Array.from({ length: concurrent }, () => host.exec(request)));
     for (let i = 0; i < rounds; i++) {
       await new Promise((resolve) => setTimeout(resolve, idleMs));
       const from = profileClock();
@@ -115,6 +138,44 @@ async function idleThenExecs(rounds: number, idleMs: number, concurrent: number)
       windows.push({ from, to: profileClock() });
     }
     return windows;
+  } finally {
+    await host.close();
+  }
+}
+
+/**
+ * `runs` times: another tag's run posts 200,000 one-character writes, and 30 ms into it a no-op
+ * EXEC starts; one window per no-op EXEC, so the profile shows what its wait was spent on.
+ */
+async function besideFloods(tier: 'thread' | 'process', runs: number): Promise<ProfileWindow[]> {
+  const discovery = await discoverFixtures('exec-noop', 'exec-streams');
+  const host = await (tier === 'thread' ? bootHost : bootProcessHost)(discovery, { recycle: 'never' });
+  const windows: ProfileWindow[] = [];
+  try {
+    for (let i = 0; i < 20; i++) await host.exec({ runtime: 'noop', body: 'x' });
+    for (let i = 0; i < runs; i++) {
+      const flood = host.exec({ runtime: 'streams', body: '200000x1' });
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const from = profileClock();
+      await host.exec({ runtime: 'noop', body: 'x' });
+      windows.push({ from, to: profileClock() });
+      await flood;
+    }
+    return windows;
+  } finally {
+    await host.close();
+  }
+}
+
+/** `runs` EXECs of `sh 'true'` (the fixture's SubprocessExecutor) in a warm thread, effect() called as a service would. */
+async function shExecs(tier: 'thread' | 'process', runs: number): Promise<ProfileWindow[]> {
+  const discovery = await discoverFixtures('exec-interpreters');
+  const host = await (tier === 'thread' ? bootHost : bootProcessHost)(discovery, { recycle: 'never' });
+  try {
+    for (let i = 0; i < Math.ceil(runs / 10); i++) await host.exec({ runtime: 'sh', body: 'true' });
+    const from = profileClock();
+    for (let i = 0; i < runs; i++) await host.exec({ runtime: 'sh', body: 'true' });
+    return [{ from, to: profileClock() }];
   } finally {
     await host.close();
   }

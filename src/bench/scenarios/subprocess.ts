@@ -1,20 +1,23 @@
 import { spawn } from 'node:child_process';
 import type { Discovery } from '../../contracts/registry.js';
+import { bootHost, bootProcessHost } from '../../host/boot-host.js';
 import { bootBenchHost } from '../boot-bench-host.js';
-import type { Host, RecyclePolicy } from '../../model/host-types.js';
-import { summarize, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
+import type { Host } from '../../model/host-types.js';
+import { summarize, target, type BenchContext, type BenchRow, type ScenarioReport } from '../bench-report.js';
 import { discoverFixtures, discoverLeaves } from '../bench-leaves.js';
 import { sampleInterleaved } from '../sample.js';
 
 /**
- * Scenario 4. `sh` running `true` end to end through the host — in a warm reused thread, and
- * under the default `'each-run'` recycling — against a bare `child_process.spawn` of
- * `sh -c true` in this process with the same options SubprocessExecutor uses.
+ * Scenario 4. `sh` running `true` end to end through the host — in a warm reused thread in
+ * both tiers (issue 28: at most 1.3× the bare spawn), and under the default `'each-run'`
+ * recycling in the run's tier — against a bare `child_process.spawn` of `sh -c true` in this
+ * process with the same options SubprocessExecutor uses.
  */
 export async function benchSubprocess(context: BenchContext): Promise<ScenarioReport> {
   const { discovery, source } = await shDiscovery(context.cwd);
-  const hosts: Record<'never' | 'each-run', Host> = {
-    never: await bootBenchHost(context, discovery, { recycle: 'never' satisfies RecyclePolicy }),
+  const hosts: Record<'thread' | 'process' | 'each-run', Host> = {
+    thread: await bootHost(discovery, { recycle: 'never' }),
+    process: await bootProcessHost(discovery, { recycle: 'never' }),
     'each-run': await bootBenchHost(context, discovery, { recycle: 'each-run' }),
   };
   const plan = context.quick ? { rounds: 3, perRound: 10, warmup: 5 } : { rounds: 10, perRound: 20, warmup: 10 };
@@ -23,21 +26,31 @@ export async function benchSubprocess(context: BenchContext): Promise<ScenarioRe
     const samples = await sampleInterleaved(
       {
         spawn: spawnTrue,
-        never: () => execTrue(hosts.never),
+        thread: () => execTrue(hosts.thread),
+        process: () => execTrue(hosts.process),
         eachRun: () => execTrue(hosts['each-run']),
       },
       plan,
     );
     const bare = { name: 'bare spawn of sh -c true', stat: summarize(samples.spawn) };
-    const row = (name: string, ms: number[]): BenchRow => {
+    const row = (name: string, ms: number[], bound?: number): BenchRow => {
       const stat = summarize(ms);
-      return { name, unit: 'ms', subject: stat, baseline: bare, ratio: stat.median / bare.stat.median };
+      const ratio = stat.median / bare.stat.median;
+      return {
+        name,
+        unit: 'ms',
+        subject: stat,
+        baseline: bare,
+        ratio,
+        ...(bound === undefined ? {} : { target: target(ratio, '<=', bound) }),
+      };
     };
     return {
       name: 'subprocess',
       rows: [
-        row(`sh 'true' via host, warm thread ('never')`, samples.never),
-        row(`sh 'true' via host, 'each-run', back to back`, samples.eachRun),
+        row(`thread tier: sh 'true' via host, warm thread ('never')`, samples.thread, 1.3),
+        row(`process tier: sh 'true' via host, warm thread ('never')`, samples.process, 1.3),
+        row(`${context.isolation} tier: sh 'true' via host, 'each-run', back to back`, samples.eachRun),
       ],
       notes: [source, 'Both host figures include effect(), process-group reporting and the reap check after the run.'],
     };

@@ -2,9 +2,8 @@ import * as v from 'valibot';
 import { EffectSchema, type Effect } from '../../contracts/effect.js';
 import { leafFrames } from './leaf-stack.js';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
-import { borrowForCall, callInThread, describeFailedReply, type ThreadCall } from '../threads/bounded-call.js';
+import { borrowForCall, describeFailedReply, type CallOutcome, type ThreadCall } from '../threads/bounded-call.js';
 import type { TagWorkers } from '../threads/tag-workers.js';
-import type { WorkerHandle } from '../threads/worker-handle.js';
 
 /** An effect fact, or why there is none; `poisoned` asks for the thread to be retired. */
 export type EffectCall =
@@ -24,21 +23,6 @@ export interface EffectOptions {
   readonly loadTimeoutMs: number;
   readonly graceMs: number;
   readonly closing: AbortSignal;
-}
-
-/**
- * Calls `effect(target)` once in `handle`'s thread (§executor-effect), the run's own thread
- * (the run's lease retires it when the call poisoned it). It must be synchronous and cheap,
- * so it gets `timeoutMs` from the moment it starts; a thread that overruns (a synchronous
- * loop), dies, or is still busy when the host closes is poisoned. `effect()` must not start
- * processes; any group it reports is reaped all the same.
- */
-export async function callEffect(
-  handle: WorkerHandle,
-  target: string | null,
-  options: EffectOptions,
-): Promise<EffectCall> {
-  return judgeEffect(await callInThread(handle, effectCall(target, options)));
 }
 
 /** `host.effect()`: borrows a thread of `workers` for the one call and gives it back. */
@@ -62,7 +46,7 @@ function effectCall(target: string | null, options: EffectOptions): ThreadCall {
   };
 }
 
-function judgeEffect(call: Awaited<ReturnType<typeof callInThread>>): EffectCall {
+function judgeEffect(call: CallOutcome): EffectCall {
   if (call.kind !== 'reply') return { ok: false, code: 'executor-threw', detail: call.detail, poisoned: true };
   const { reply } = call;
   if (!reply.ok) {

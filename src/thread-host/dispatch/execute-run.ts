@@ -4,18 +4,22 @@ import type { RunRequest } from '../../contracts/protocol.js';
 import type { ExecResult } from '../../contracts/result.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation } from './cancel-watch.js';
-import { openControlPort } from '../ports/control-port.js';
+import { openControlPort, type ControlPort } from '../ports/control-port.js';
 import type { ForcedEnd } from '../../model/fault-kinds.js';
 import type { EmbeddingSinks, RunContainment, RunUsage } from '../../model/host-types.js';
 import { hostFailure } from '../../model/host-problems.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
 import { forcedEnd, isEscape, judgeRun, type Settled } from './judge-run.js';
-import { guardRun } from './run-guard.js';
+import { guardRun, type RunGuard } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
-import { openGroupClaims } from '../ports/group-claims.js';
+import { openGroupClaims, type GroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
+import { judgeFoldedEffect, watchFoldedEffect, type FoldedEffectEnd } from './folded-effect.js';
+
+/** How a folded effect() that overran its bound settles the race: the host ends the task. */
+const EFFECT_OVERRAN: Settled = { kind: 'forced', end: 'fault' };
 
 /** Everything one run in one thread needs. */
 export interface RunContext {
@@ -35,6 +39,8 @@ export interface RunContext {
   readonly loadTimeoutMs: number;
   /** The host's RSS watch, shared by every run. */
   readonly memory: HostMemoryWatch;
+  /** Where the caller passed no effect: effect() is called in the run's own task first, bounded to `timeoutMs` from its start. */
+  readonly foldEffect?: { readonly timeoutMs: number };
 }
 
 /** How a run ended: its accepted result, whether its thread must be retired, and the groups it started. */
@@ -48,6 +54,8 @@ export interface RunEnd {
   readonly marker: string;
   /** When the run was posted (epoch ms): none of its processes is older. */
   readonly since: number;
+  /** The first group the run reported: none of its processes has an older pid (process-sweep.ts `firstPid`). */
+  readonly firstGroup: number | undefined;
   /** Ends the run's claim to its marker and groups (live-claims.ts): call it once they were reaped. */
   readonly release: () => void;
   /** Why the run counts as a crash of its tag (the host had to kill or retire a broken thread); undefined otherwise. */
@@ -56,6 +64,8 @@ export interface RunEnd {
   readonly forcedEnd: ForcedEnd | null;
   /** What the run used, as the host measured it. */
   readonly usage: RunUsage;
+  /** How a folded effect() ended (`foldEffect`): when it refused the EXEC, run() never ran and `result` is that refusal. */
+  readonly effect?: FoldedEffectEnd;
 }
 
 /**
@@ -101,6 +111,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     onOverBudget: () => guard.messageOverflow(),
     channel: handle.sinks,
   });
+  const effectWatch =
+    context.foldEffect === undefined
+      ? undefined
+      : watchFoldedEffect(handle, control.task, context.foldEffect.timeoutMs);
   const watch = watchCancellation({
     signal: context.signal,
     timeoutMs: context.timeoutMs,
@@ -111,7 +125,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // Silence is measured from the moment run() began (`started`, or the post on a loaded
     // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce });
+    const folded = context.foldEffect === undefined ? undefined : { effect: true as const };
+    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce, ...folded });
+    let acknowledged = !announce;
+    if (effectWatch !== undefined) {
+      if (announce) void control.started.then(() => ((acknowledged = true), effectWatch.start()));
+      else effectWatch.start();
+    }
+    let overran = false;
     const settled = await Promise.race<Settled>([
       task.then(
         (reply) => ({ kind: 'reply', reply }),
@@ -119,9 +140,14 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       ),
       watch.forced.then((end) => ({ kind: 'forced', end })),
       guard.fatal.then(() => ({ kind: 'forced', end: 'fault' })),
+      ...(effectWatch === undefined ? [] : [effectWatch.overran.then(() => ((overran = true), EFFECT_OVERRAN))]),
     ]);
     if (settled.kind === 'forced') {
-      const why = settled.end === 'fault' ? (guard.fault()?.code ?? 'run fault') : `run ${settled.end}`;
+      const why = overran
+        ? `effect() did not return within ${context.foldEffect!.timeoutMs}ms`
+        : settled.end === 'fault'
+          ? (guard.fault()?.code ?? 'run fault')
+          : `run ${settled.end}`;
       await handle.terminateWithin(context.limits.graceMs, `the host terminated the thread: ${why}`);
     }
     // Without a reply there was no flush barrier. What the thread posted before it died is
@@ -132,6 +158,19 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       sinkPort.drain();
       control.drain();
     }
+    const effect =
+      context.foldEffect === undefined
+        ? undefined
+        : judgeFoldedEffect(settled, {
+            returned: handle.effectReturned(control.task),
+            overran,
+            timeoutMs: context.foldEffect.timeoutMs,
+            acknowledged,
+            unresponsive: guard.fault()?.reason === 'unresponsive',
+            loadTimeoutMs: context.loadTimeoutMs,
+            deathReason: handle.deathReason,
+          });
+    if (effect?.refused === true) return refusedByEffect(effect, control, claims, marker, since, guard, context);
     const fault = guard.fault();
     const escaped = settled.kind === 'reply' && isEscape(settled.reply);
     const result = judgeRun(settled, fault, watch.timedOut(), context);
@@ -151,11 +190,13 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      firstGroup: control.firstGroup,
       release: claims.close,
       crash,
       console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
       usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
+      ...(effect === undefined ? {} : { effect }),
     };
   } catch (error) {
     // A bug in judging the run must not reject exec(): the run fails and its thread is retired.
@@ -169,6 +210,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       refusedGroups: control.refusedGroups,
       marker,
       since,
+      firstGroup: control.firstGroup,
       release: claims.close,
       crash: undefined,
       console: guard.console(),
@@ -176,9 +218,39 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
     };
   } finally {
+    effectWatch?.dispose();
     guard.dispose();
     watch.dispose();
     control.close();
     sinkPort.close();
   }
+}
+
+/** The end of a run task whose folded effect() refused the EXEC: run() never ran; what the task reported is reaped all the same. */
+function refusedByEffect(
+  effect: Extract<FoldedEffectEnd, { refused: true }>,
+  control: ControlPort,
+  claims: GroupClaims,
+  marker: string,
+  since: number,
+  guard: RunGuard,
+  context: RunContext,
+): RunEnd {
+  const { failure } = effect;
+  const extensions: Record<string, string[]> = failure.stack === undefined ? {} : { stack: failure.stack };
+  return {
+    result: hostFailure(failure.code, ErrorDetail.preview(failure.detail, context.detailLimit), extensions),
+    poisoned: failure.poisoned,
+    groups: control.groups,
+    refusedGroups: control.refusedGroups,
+    marker,
+    since,
+    firstGroup: control.firstGroup,
+    release: claims.close,
+    crash: undefined,
+    console: guard.console(),
+    forcedEnd: null,
+    usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
+    effect,
+  };
 }

@@ -23,6 +23,8 @@ export interface ControlPort {
   readonly refusedGroups: number;
   /** How many processes the task started, as its reports say (`GroupClaims.started`). */
   readonly startedGroups: number;
+  /** The first group the task reported: its first process (`GroupClaims.first`). */
+  readonly firstGroup: number | undefined;
   /** Aborts the task's signal in the worker with (a clone of) `reason`. */
   abort(reason: unknown): void;
   /**
@@ -90,6 +92,9 @@ export function openControlPort(
     },
     get startedGroups() {
       return claims.started;
+    },
+    get firstGroup() {
+      return claims.first;
     },
     abort: (reason) => send({ type: 'abort', task, reason: encodeAbortReason(reason) }),
     drain,

@@ -21,6 +21,8 @@ export interface GroupClaims {
   readonly refused: number;
   /** How many distinct groups were reported that were this owner's or already gone when judged: the processes it started. */
   readonly started: number;
+  /** The first pgid reported, whatever its verdict: the first process the task started (process-sweep.ts `firstPid`). */
+  readonly first: number | undefined;
   /**
    * Records a report: undefined when `pgid` is now this owner's, else why it was refused —
    * null when the group is simply gone (no process left in it: no sign of forgery).
@@ -52,6 +54,7 @@ export function openGroupClaims(marker: string, drain?: () => void): GroupClaims
   // A group already gone when its report is judged was started too (a child that exited at once).
   const counted = new Set<number>();
   let refused = 0;
+  let first: number | undefined;
   const close = holdClaim({ marker, groups, drain });
   const claims: GroupClaims = {
     groups,
@@ -61,7 +64,11 @@ export function openGroupClaims(marker: string, drain?: () => void): GroupClaims
     get started() {
       return counted.size;
     },
+    get first() {
+      return first;
+    },
     claim(pgid) {
+      if (first === undefined && Number.isSafeInteger(pgid) && pgid > 1) first = pgid;
       if (groups.has(pgid)) return undefined;
       const why = judge(claims, pgid, marker, sinceTicks());
       if (why === undefined) groups.add(pgid);

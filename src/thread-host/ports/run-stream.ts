@@ -10,6 +10,7 @@ import { measureNotice, NoticeSchema, type Notice } from '../../contracts/notice
 import { createOutputBudget, type OutputBudget } from '../../contracts/output-budget.js';
 import { describeIssue } from '../../contracts/result.js';
 import type { Violation, ViolationKind } from '../../contracts/violation.js';
+import { ChunkedText } from '../../runtime/chunked-text.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import type { ChannelOutput, EmbeddingSinks } from '../../model/host-types.js';
@@ -30,7 +31,10 @@ const UNBOUNDED: StreamLimits = { noticeBytes: Infinity, violationBytes: Infinit
  * The stream of one run, seeded from the executor's declared channels (state `defaultState`
  * or `active`). Applies the leaf's sink calls in arrival order, refuses what the contract
  * forbids (undeclared channels, illegal transitions, malformed arguments) as violations, and
- * forwards what it accepts to the embedding service's sinks. Sealed once the run settled.
+ * forwards what it accepts to the embedding service's sinks. Sealed once the run settled. Until
+ * then a channel's `text` (and its last part's) is read from the chunks kept so far
+ * (chunked-text.ts: a `+=` per write cost the main thread its garbage collections); the seal
+ * makes it a plain string.
  */
 export class RunStream {
   readonly channels: Record<string, ChannelOutput> = {};
@@ -43,6 +47,8 @@ export class RunStream {
   private sealed = false;
   private budget: OutputBudget | undefined;
   private onOverflow: (() => void) | undefined;
+  /** Each channel's last part as the chunks written to it, until the seal joins them. */
+  private readonly tails = new Map<ChannelOutput, ChunkedText>();
 
   constructor(
     decls: Readonly<Record<string, ChannelDecl>>,
@@ -91,11 +97,19 @@ export class RunStream {
     if (mimetype !== undefined && !(last && last.mimetype === type) && this.withinBudget(type) !== type) return;
     const text = this.withinBudget(chunk);
     if (text === '' && chunk !== '') return;
-    if (last && last.mimetype === type) last.text += text;
-    else output.parts.push({ mimetype: type, text });
-    output.text += text;
+    let tail = this.tails.get(output);
+    if (!(last && last.mimetype === type && tail !== undefined)) {
+      if (last && tail !== undefined) settleText(last, tail.toString());
+      const part = { mimetype: type, text: '' };
+      output.parts.push(part);
+      this.tails.set(output, (tail = new ChunkedText()));
+      readsLive(part, tail);
+      readsLive(output, { toString: () => output.parts.map((each) => each.text).join('') });
+    }
+    tail.append(text);
     output.mimetype = type;
-    this.forward('write', () => this.sinks.write?.(channel as string, text, mimetype as string | undefined));
+    if (this.sinks.write !== undefined)
+      this.forward('write', () => this.sinks.write?.(channel as string, text, mimetype as string | undefined));
   }
 
   /** Moves a declared channel from `active` to `closed` or `errored`. */
@@ -137,9 +151,15 @@ export class RunStream {
     this.forward('emit', () => this.sinks.emit?.(parsed.output));
   }
 
-  /** From now on every sink call is a violation: the run has settled. */
+  /** From now on every sink call is a violation: the run has settled. Writes each channel's text. */
   seal(): void {
     this.sealed = true;
+    for (const [output, tail] of this.tails) {
+      settleText(output.parts.at(-1)!, tail.toString());
+      const { parts } = output;
+      settleText(output, parts.length === 1 ? parts[0]!.text : parts.map((part) => part.text).join(''));
+    }
+    this.tails.clear();
   }
 
   /** Closes every channel still active: `closed` below status 400, `errored` otherwise. */
@@ -214,6 +234,16 @@ export class RunStream {
       this.violate('embedding-sink', embeddingSinkFailure(sink, 'threw', error));
     }
   }
+}
+
+/** Makes `holder.text` read `source` until the seal settles it (a reader mid-run sees what arrived so far). */
+function readsLive(holder: { text: string }, source: { toString(): string }): void {
+  Object.defineProperty(holder, 'text', { get: () => source.toString(), enumerable: true, configurable: true });
+}
+
+/** Makes `holder.text` a plain value again: an outcome is plain data. */
+function settleText(holder: { text: string }, text: string): void {
+  Object.defineProperty(holder, 'text', { value: text, writable: true, enumerable: true, configurable: true });
 }
 
 /** The violation text for an embedding service's sink that threw or rejected. */

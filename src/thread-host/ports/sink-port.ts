@@ -5,7 +5,6 @@ import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
 import {
   ClientInteractionRequestSchema,
   ClientInteractionResolutionSchema,
-  measureNotice,
   type ClientInteractionResolution,
 } from '../../contracts/notice.js';
 import { DEFAULT_LIMITS, type Limits, type MachineLimit } from '../../contracts/limits.js';
@@ -22,11 +21,6 @@ const EntryArgsSchema = v.tuple([
   v.nullable(v.string()),
   v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
 ]);
-
-/** Queued messages taken per 'message' event after small writes… */
-const DRAIN_MAX = 64;
-/** …where small means at most this many characters. */
-const SMALL_WRITE = 1024;
 
 /** The host's end of a run's sink port. */
 export interface SinkPort {
@@ -178,9 +172,8 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
   });
   // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
   let current: string | undefined;
-  // Returns whether the message was a small write, after which taking the next queued one is worth it.
-  const receive = (message: unknown): boolean => {
-    if (closed) return false;
+  const receive = (message: unknown): void => {
+    if (closed) return;
     if (++received > budget + BUDGET_SLACK) {
       // Every later message is discarded by the closed port before it costs the main thread anything.
       closed = true;
@@ -190,40 +183,29 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
         `sink port: more than ${budget} messages in one run (limits.sinkMessages); the port was closed and later calls are lost`,
       );
       onOverBudget();
-      return false;
+      return;
     }
-    if (typeof message === 'string') {
-      applyShortWrite(stream, current, message);
-      return message.length <= SMALL_WRITE;
-    }
+    if (typeof message === 'string') return applyShortWrite(stream, current, message);
     const name: unknown = Array.isArray(message) ? message[0] : undefined;
     if (typeof name !== 'string' || !Object.hasOwn(handlers, name)) {
       stream.violate(
         'malformed-sink-call',
         `sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`,
       );
-      return false;
+      return;
     }
     const call = message as readonly unknown[];
     handlers[name]!(call);
-    if (name === 'emit') return isSmallNotice(call[1]);
-    if (name !== 'write') return name === 'setState';
-    if (typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined) current = call[1];
-    return typeof call[2] !== 'string' || call[2].length <= SMALL_WRITE;
+    if (name === 'write' && typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined)
+      current = call[1];
   };
   const failed = (error: unknown) =>
     stream.violate('host-error', `the host's sink port listener failed: ${describeThrow(error)}`);
   const unbind = port.bind({
-    receive: (message: unknown) => {
-      // Small writes are dominated by the cost of one event dispatch each (a MessageEvent, a
-      // listener walk): take what is already queued directly, a bounded number at a time.
-      let small = receive(message);
-      for (let i = 0; small && i < DRAIN_MAX; i++) {
-        const next = port.next();
-        if (next === undefined) break;
-        small = receive(next.message);
-      }
-    },
+    receive,
+    // A small write costs less than its event dispatch (a MessageEvent, a listener walk): what is
+    // queued is taken directly, within the channel's share of the turn (thread-port.ts).
+    pull: true,
     onThrow: failed,
     // A message the host cannot deserialize (nested too deep for its stack) would be dropped in silence.
     undeliverable: (error: unknown) =>
@@ -234,7 +216,7 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
   });
   const drain = guardListener(() => {
     if (closed) return;
-    for (let queued = port.next(); queued !== undefined; queued = port.next()) receive(queued.message);
+    for (let queued = port.take(); queued !== undefined; queued = port.take()) receive(queued.message);
   }, failed);
   let open = true;
   return {
@@ -246,7 +228,7 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
     close: () => {
       if (!open) return;
       open = false;
-      while (port.next() !== undefined);
+      while (port.take() !== undefined);
       unbind();
       if (channel === undefined) port.close();
     },
@@ -261,11 +243,6 @@ function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: 
   if (channel === undefined)
     return stream.violate('malformed-sink-call', 'a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
-}
-
-/** A notice cheap enough to take the next queued message after it: few bytes in all its members. */
-function isSmallNotice(notice: unknown): boolean {
-  return measureNotice(notice) <= SMALL_WRITE;
 }
 
 /**

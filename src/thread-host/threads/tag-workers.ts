@@ -3,6 +3,7 @@ import type { ThreadCounts } from '../../model/observe/host-stats.js';
 import { Retirements } from './retirements.js';
 import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason, sparesTarget } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
+import { BurstQuiet } from './burst-quiet.js';
 import { SpareDemand } from './spare-demand.js';
 import { UNBOUNDED_STARTS, type StartAdmission, type StartWait } from './start-gate.js';
 import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
@@ -42,6 +43,8 @@ export class TagWorkers {
   private readonly uncharged = new WeakSet<WorkerHandle>();
   /** Tasks of the tag waiting in the admission queue. */
   private readonly handoffs = new Handoffs();
+  /** Holds a release's retirement and new spares while other runs of the tag are in flight (burst-quiet.ts). */
+  private readonly quiet = new BurstQuiet(() => [...this.threads.values()].filter((entry) => entry.lentToRun).length);
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -86,12 +89,8 @@ export class TagWorkers {
     );
     if ('handle' in admitted) return admitted.handle;
     const release = admitted.slot;
-    try {
-      this.assertOpen();
-    } catch (error) {
-      release();
-      throw error;
-    }
+    if (this.closed) release();
+    this.assertOpen();
     // A thread may have been given back while this task waited.
     const idle = this.takeIdle(purpose);
     if (idle !== undefined) {
@@ -121,12 +120,13 @@ export class TagWorkers {
     }
     const wantsSpare = entry?.lentToRun === true;
     if (retire === undefined && !wantsSpare) return Promise.resolve();
-    // Terminating a thread and starting one block the main thread for milliseconds (4–18 ms
-    // measured on a busy 2-core machine). A turn later they are off the path of the EXEC that
-    // is resolving now; the retirement is tracked from here, so close() still waits for it.
-    const later = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    // Terminating a thread and starting one block the main thread for milliseconds: they wait for
+    // the tag's other runs in flight (burst-quiet.ts); the retirement is tracked from here, so
+    // close() still waits for it.
+    const later = this.quiet.wait().then(() => {
       if (wantsSpare) this.topUpSpares();
     });
+    if (entry?.lentToRun === true) this.quiet.runEnded();
     return retire === undefined ? later : this.retiring.retire(handle, retire, later, outcome.poisoned);
   }
 
@@ -134,7 +134,8 @@ export class TagWorkers {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.idleWatch);
-    const all = [...this.idle(), ...this.inState('busy')];
+    this.quiet.flush();
+    const all = [...this.inState('idle'), ...this.inState('busy')];
     this.threads.clear();
     for (const handle of all) void this.retiring.retire(handle, 'host-closed', Promise.resolve(), true);
     await this.retiring.settled();
@@ -161,7 +162,7 @@ export class TagWorkers {
 
   /** Thread ids by role, for tests and diagnostics. */
   snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
-    const idle = this.idle();
+    const idle = this.inState('idle');
     return {
       available: idle.map((h) => h.threadId),
       busy: this.inState('busy').map((h) => h.threadId),
@@ -172,7 +173,7 @@ export class TagWorkers {
   /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
   private takeIdle(purpose: Purpose): WorkerHandle | undefined {
     this.pruneDead();
-    const idle = this.idle();
+    const idle = this.inState('idle');
     const index = pickThread(idle);
     if (index === -1) return undefined;
     const handle = idle[index]!;
@@ -221,18 +222,14 @@ export class TagWorkers {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
   }
 
-  /** The idle threads, in the order they were given back. */
-  private idle(): WorkerHandle[] {
-    return this.inState('idle');
-  }
-
+  /** The threads in `state`; idle ones in the order they were given back. */
   private inState(state: ThreadEntry['state']): WorkerHandle[] {
     return [...this.threads].filter(([, entry]) => entry.state === state).map(([handle]) => handle);
   }
 
   /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
   private pruneDead(): void {
-    for (const handle of this.idle()) {
+    for (const handle of this.inState('idle')) {
       if (handle.deathReason === undefined) continue;
       this.threads.delete(handle);
       void this.retiring.retire(handle, 'crashed', Promise.resolve(), true);
@@ -247,7 +244,7 @@ export class TagWorkers {
    */
   private watchIdle(): void {
     this.shrinkSpares();
-    for (const handle of this.idle()) {
+    for (const handle of this.inState('idle')) {
       const load = handle.judgeIdleLoad();
       if (load?.retire !== true) continue;
       this.threads.delete(handle);
@@ -264,7 +261,7 @@ export class TagWorkers {
    */
   private topUpSpares(): void {
     if (this.closed) return;
-    const idle = this.idle();
+    const idle = this.inState('idle');
     const spares = idle.filter((handle) => handle.runs === 0).length;
     for (let missing = sparesTarget(idle, this.demand.wanted()) - spares; missing > 0; missing--) {
       if (!this.admission.spares.budget.tryTake()) return;
@@ -288,7 +285,7 @@ export class TagWorkers {
 
   /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
   private shrinkSpares(): void {
-    const idle = this.idle();
+    const idle = this.inState('idle');
     const spares = idle.filter((handle) => handle.runs === 0);
     const excess = spares.length - sparesTarget(idle, this.demand.wanted());
     for (const handle of spares.slice(0, Math.max(0, excess))) {

@@ -1,5 +1,9 @@
 import * as v from 'valibot';
+import type { Effect } from '../../contracts/effect.js';
 import {
+  EFFECT_CODE,
+  EFFECT_RETURNED,
+  EFFECTS,
   isLoadStage,
   isTaskReplyMessage,
   TaskReplySchema,
@@ -34,8 +38,11 @@ export class TaskChannel {
   readonly control: ThreadPort;
   /** The thread's sink channel; between runs whatever arrives is dropped. */
   readonly sinks = new ThreadPort();
+  /** Where the thread marks the last run task whose `effect()` returned an Effect, and which (ThreadOpen `marks`). */
+  readonly marks = new SharedArrayBuffer(8);
   /** True once a reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
+  private readonly marked = new Int32Array(this.marks);
   private waiting: Waiting | undefined;
   /** The task in flight: a task is posted only once the one before settled (see post). */
   private inFlight: Promise<unknown> | undefined;
@@ -69,6 +76,16 @@ export class TaskChannel {
       if (this.inFlight === settled) this.inFlight = undefined;
     });
     return posted;
+  }
+
+  /**
+   * The Effect run task `task`'s `effect()` returned, once the thread marked it; undefined before.
+   * The host bounds `effect()` alone with it while the task goes on (folded-effect.ts). A leaf
+   * could forge the mark in its own thread, which gives it nothing its effect() could not say.
+   */
+  effectReturned(task: number): Effect | undefined {
+    if (Atomics.load(this.marked, EFFECT_RETURNED) !== task) return undefined;
+    return EFFECTS[Atomics.load(this.marked, EFFECT_CODE) - 1];
   }
 
   /**

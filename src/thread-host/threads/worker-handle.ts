@@ -1,5 +1,6 @@
 import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
+import type { Effect } from '../../contracts/effect.js';
 import {
   isTaskReplyMessage,
   isWorkerControlMessage,
@@ -121,10 +122,10 @@ export class WorkerHandle {
       }),
     );
     // piscina's one task: the thread's channels, for its life. Its end (or its loss with the thread) tells nothing.
-    const { control, sinks } = this.tasks;
+    const { control, sinks, marks } = this.tasks;
     const transferList = [control.workerPort, sinks.workerPort];
     void this.pool
-      .run({ kind: 'open', control: control.workerPort, sinks: sinks.workerPort }, { transferList })
+      .run({ kind: 'open', control: control.workerPort, sinks: sinks.workerPort, marks }, { transferList })
       .catch(() => {});
   }
 
@@ -136,6 +137,11 @@ export class WorkerHandle {
   /** The thread's sink channel; between runs whatever arrives is dropped. */
   get sinks(): ThreadPort {
     return this.tasks.sinks;
+  }
+
+  /** The Effect run task `task`'s `effect()` returned, once it did (TaskChannel.effectReturned). */
+  effectReturned(task: number): Effect | undefined {
+    return this.tasks.effectReturned(task);
   }
 
   /** True once a task's reply showed the leaf loaded: later calls need no load deadline or `started`. */

@@ -43,7 +43,9 @@ describe('runProfile', () => {
   it('names the workloads when asked for one it does not have', async () => {
     await expect(runProfile({ workload: 'nope' })).rejects.toMatchObject({
       code: 'invalid-configuration',
-      message: expect.stringContaining('exec, exec-effect, exec-process, each-run, recycle, burst, boot'),
+      message: expect.stringContaining(
+        'exec, exec-effect, exec-process, sh, sh-process, each-run, recycle, burst, flood, flood-process, boot',
+      ),
     });
   });
 });

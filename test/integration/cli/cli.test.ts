@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { HostStats } from '../../../src/host/index.js';
@@ -165,9 +165,22 @@ describe('plurnk-execs probe', () => {
   });
 });
 
-// Each exec boots every built-in tag, in an engine process by default: a loaded machine was seen
-// to take 47 s for one, past the default 30 s.
+// Each exec boots the tag it runs, in an engine process by default: a loaded machine was seen
+// to take 47 s for one when it booted every built-in tag, past the default 30 s.
 describe('plurnk-execs exec', { timeout: 90_000 }, () => {
+  it('loads only the leaf of the tag it runs, where probe loads every installed one', async () => {
+    const cwd = projectWith(['exec-echo', 'exec-marks-its-load']);
+    const marks = scratchDir('execs-cli-marks');
+    const env = { ...process.env, MARKS_ITS_LOAD_DIR: marks };
+    const run = await runCli(['exec', 'echo', 'hi', '--isolation', 'thread'], { cwd, env });
+    expect(run.code).toBe(0);
+    expect(readdirSync(marks)).toEqual([]);
+    // The same project probed: the other leaf is loaded, so the mark would have shown.
+    const probe = await runCli(['probe', '--isolation', 'thread'], { cwd, env });
+    expect(probe.code).toBe(0);
+    expect(readdirSync(marks)).not.toEqual([]);
+  });
+
   it('streams stdout and stderr to their own streams and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['exec', 'sh', 'echo hello; echo oops >&2']);
     expect(code).toBe(0);
@@ -271,7 +284,7 @@ describe('plurnk-execs exec', { timeout: 90_000 }, () => {
     expect(thread.code).toBe(0);
     expect(thread.stdout).toMatch(/^inherited\n/);
     expect(thread.stdout).not.toContain('plurnk-execs-init');
-    // Each run boots every built-in tag: generous for a loaded machine.
+    // Generous for a loaded machine: each run starts an engine process.
   }, 90_000);
 
   it.each([

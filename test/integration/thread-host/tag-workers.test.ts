@@ -61,6 +61,22 @@ describe('TagWorkers', () => {
     expect(tag.snapshot().spare).not.toBe(spare);
   });
 
+  it('retires a burst’s threads and starts their replacements only once the last run of the burst gave its thread back', async () => {
+    const tag = open('each-run', spares(4));
+    const first = await tag.acquire('run');
+    const second = await tag.acquire('run');
+    const released = tag.release(first, { ranRun: true, poisoned: false });
+    // Several turns later, with the second run still in flight: the first thread lives on, no spare started.
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(first.alive).toBe(true);
+    expect(first.deathReason).toBeUndefined();
+    expect(tag.snapshot().spare).toBeUndefined();
+    await Promise.all([released, tag.release(second, { ranRun: true, poisoned: false })]);
+    expect(first.deathReason).toBe('the host retired the worker thread');
+    expect(second.deathReason).toBe('the host retired the worker thread');
+    expect(tag.snapshot().spare).toBeDefined();
+  });
+
   it('keeps as many warm spares as runs were in flight at once, so the next burst starts no thread', async () => {
     const tag = open('each-run', spares(16));
     const first = await burst(tag, 4);

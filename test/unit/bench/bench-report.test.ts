@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { summarize, target } from '../../../src/bench/bench-report.js';
-import { BENCH_SCENARIOS, formatBenchTable, runBench, type BenchReport } from '../../../src/bench/index.js';
+import { BENCH_SCENARIOS, formatBenchTable, ON_REQUEST, runBench, type BenchReport } from '../../../src/bench/index.js';
 import { isPlurnkExecsError } from '../../../src/index.js';
 
 // The benchmarks themselves never run in the test suite; these cover what turns samples
@@ -77,6 +77,25 @@ describe('benchmark report', () => {
       ]);
       expect(table).toContain('| flood | **failed**: flood: the no-op run failed: 500 |');
       expect(table).toContain('| load | r | 1.00 ms |');
+    });
+  });
+
+  describe('which scenarios run', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it('runs every scenario but those run on request when none is named, and those only when named', async () => {
+      const called: string[] = [];
+      for (const name of Object.keys(BENCH_SCENARIOS) as (keyof typeof BENCH_SCENARIOS)[])
+        vi.spyOn(BENCH_SCENARIOS, name).mockImplementation(async () => {
+          called.push(name);
+          return { name, rows: [], notes: [] };
+        });
+      await runBench({ write: () => {}, progress: () => {} });
+      expect(ON_REQUEST).toEqual(['orphans']);
+      expect(called).toEqual(Object.keys(BENCH_SCENARIOS).filter((name) => name !== 'orphans'));
+      called.length = 0;
+      await runBench({ scenarios: ['orphans'], write: () => {}, progress: () => {} });
+      expect(called).toEqual(['orphans']);
     });
   });
 

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { openFrameChannel } from '../../../src/engine/frame-channel.js';
+import { FRAME_SHARE, frameCost } from '../../../src/engine/frame-share.js';
 
 /** A frame as the channel writes it: 4-byte length, then V8's serialization. */
 function frame(value: unknown): Buffer {
@@ -93,5 +94,25 @@ describe('the framed channel between the service and its engine', () => {
     );
     expect(channel.send({ t: 'closed' })).toBe(true);
     expect(frames).toEqual([{ t: 'closed' }]);
+  });
+
+  it('reads a flood a share per turn, so another channel’s frame is not held behind all of it', async () => {
+    const flooded = reader(1 << 20);
+    const other = reader();
+    // Sink batches of 16 one-character writes, as an engine sends a flood: 17 units of the share each.
+    const batch = (n: number) => ({ t: 'sinks', calls: Array.from({ length: 16 }, () => [n, ['write', 'out', 'x']]) });
+    const batches = 40;
+    expect(frameCost(batch(0))).toBe(17);
+    // One read of the pipe holding every batch: without a share, all were handled before the other frame.
+    flooded.stream.write(Buffer.concat(Array.from({ length: batches }, (_, n) => frame(batch(n)))));
+    const heardBefore = new Promise<number>((resolve) => {
+      other.stream.once('data', () => resolve(flooded.frames.length));
+    });
+    other.stream.write(frame({ t: 'outcome', id: 7 }));
+    expect(await heardBefore).toBeLessThanOrEqual(2 * Math.ceil(FRAME_SHARE / 17));
+    expect(other.frames).toEqual([{ t: 'outcome', id: 7 }]);
+    while (flooded.frames.length < batches) await new Promise((resolve) => setImmediate(resolve));
+    expect(flooded.frames).toEqual(Array.from({ length: batches }, (_, n) => batch(n)));
+    expect(flooded.corrupt).toEqual([]);
   });
 });

@@ -145,6 +145,19 @@ describe('draining a port whose thread is gone', () => {
   });
 });
 
+describe('a task’s group claims', () => {
+  it('remember the first group reported, whatever its verdict: the first process the task started', () => {
+    const claims = openGroupClaims('first-marker');
+    expect(claims.first).toBeUndefined();
+    // Gone (past Linux's largest pid_max), then the host's own: refused, yet the first stays the first.
+    claims.claim(4_194_305);
+    claims.claim(process.pid);
+    expect(claims.first).toBe(4_194_305);
+    expect(claims.refused).toBe(2);
+    claims.close();
+  });
+});
+
 describe('the live claims the engine’s namespace sweep reads', () => {
   it('counts a group reported but not yet handled, and forgets a claim once it is closed', () => {
     // The claims' drain takes what is queued on the port they are then opened with.
@@ -177,7 +190,7 @@ describe('the live claims the engine’s namespace sweep reads', () => {
     port.workerPort.postMessage('the next binding’s');
     port.drain((message) => message === 'reply');
     expect(heard).toEqual(['report', 'reply']);
-    expect(port.next()).toEqual({ message: 'the next binding’s' });
+    expect(port.take()).toEqual({ message: 'the next binding’s' });
     port.close();
     port.workerPort.close();
   });

@@ -51,6 +51,25 @@ describe('RunStream', () => {
     expect(stream.channels.done!.state).toBe('closed');
   });
 
+  it('reads what was written so far mid-run, and seals each channel into plain strings an outcome can carry', () => {
+    const stream = new RunStream(decls);
+    for (let i = 0; i < 3000; i++) stream.write('out', String(i % 10));
+    stream.write('out', '{"a":1}', 'application/json');
+    stream.write('out', 'more');
+    expect(stream.channels.out!.text).toHaveLength(3000 + 11);
+    stream.seal();
+    const out = stream.channels.out!;
+    const digits = Array.from({ length: 3000 }, (_, i) => String(i % 10)).join('');
+    expect(out.parts).toEqual([
+      { mimetype: 'text/plain', text: digits },
+      { mimetype: 'application/json', text: '{"a":1}more' },
+    ]);
+    expect(out.text).toBe(`${digits}{"a":1}more`);
+    for (const holder of [out, ...out.parts])
+      expect(Object.getOwnPropertyDescriptor(holder, 'text')).toMatchObject({ writable: true, enumerable: true });
+    expect(structuredClone(out)).toEqual(out);
+  });
+
   it('keeps a bounded list of violations with a count of the rest', () => {
     const stream = new RunStream(decls);
     for (let i = 0; i < 150; i++) stream.write('nope', String(i));

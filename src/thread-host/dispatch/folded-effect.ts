@@ -59,10 +59,10 @@ export interface FoldedEffectFacts {
 
 /**
  * How a folded effect() ended once its run task settled: it returned an Effect (run() went on,
- * and the run's own judgement applies), the run's own bounds ended the task first (its deadline,
- * its abort, the host closing: judged as the run; the effect unknown), or it failed, which
- * refuses the EXEC before run() as `host.effect()` judges its call — a leaf that never loaded
- * included.
+ * and the run's own judgement applies), the host closing or a fault ended the task first
+ * (judged as the run; the effect unknown), or it failed, which refuses the EXEC before run() as
+ * `host.effect()` judges its call — a leaf that never loaded included, and an effect() still
+ * running when the run's abort or deadline ended its thread.
  */
 export function judgeFoldedEffect(settled: Settled, facts: FoldedEffectFacts): FoldedEffectEnd {
   if (facts.returned !== undefined) return { refused: false, effect: facts.returned };
@@ -72,6 +72,12 @@ export function judgeFoldedEffect(settled: Settled, facts: FoldedEffectFacts): F
       // Never acknowledged: the leaf did not load, and effect() was never called.
       if (!facts.acknowledged && facts.unresponsive)
         return refuse(`the leaf did not load within loadTimeoutMs ${facts.loadTimeoutMs}ms`);
+      // Acknowledged and unmarked: effect() still held the thread when the run's abort or deadline
+      // ended it, grace included. run() never ran: effect()'s fault, as the separate call judged it.
+      if (facts.acknowledged && (settled.end === 'cancelled' || settled.end === 'timeout'))
+        return refuse(
+          `effect() had not returned when the run was ${settled.end === 'cancelled' ? 'aborted' : 'timed out'}, nor within graceMs after`,
+        );
       return { refused: false, effect: null };
     case 'died':
       return refuse(`the worker thread died during effect(): ${facts.deathReason ?? String(settled.error)}`);

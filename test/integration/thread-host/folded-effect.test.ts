@@ -32,15 +32,15 @@ function openTag(tag: string) {
 }
 
 /** One run in `handle`'s thread with its effect() folded into the run's task, as the thread tier runs an EXEC without an effect. */
-function runFolded(handle: WorkerHandle, target: string | null, body = 'x'): Promise<RunEnd> {
+function runFolded(handle: WorkerHandle, target: string | null, signal?: AbortSignal): Promise<RunEnd> {
   const closing = new AbortController();
   const { limits } = options;
   return executeRun({
     handle,
-    request: { runtime: 'tag', body, cwd: null, target, hasEntry: false },
+    request: { runtime: 'tag', body: 'x', cwd: null, target, hasEntry: false },
     stream: new RunStream({ out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } }),
     sinks: undefined,
-    signal: undefined,
+    signal,
     timeoutMs: undefined,
     detailLimit: 512,
     closing: closing.signal,
@@ -84,6 +84,18 @@ describe('effect() folded into the run task', () => {
     expect(end.result.problem).toMatchObject({ type: `https://problems.plurnk.xyz/scheme/exec/${code}`, detail });
     expect(end.poisoned).toBe(poisoned);
     expect(tag.posted.map((task) => task.kind)).toEqual(['run']);
+    await tag.workers.release(handle, { ranRun: false, poisoned: end.poisoned });
+  });
+
+  it('refuses, as effect()’s fault, an EXEC aborted while effect() still spins past the grace', async () => {
+    const tag = openTag('bad-effect');
+    workers = tag.workers;
+    const handle = await tag.acquire();
+    // Aborted well inside effect()'s own bound (1000 ms): the run's grace (200 ms) ends the thread first.
+    const end = await runFolded(handle, 'spin', AbortSignal.timeout(50));
+    const detail = 'effect() had not returned when the run was aborted, nor within graceMs after';
+    expect(end.effect).toMatchObject({ refused: true, failure: { code: 'executor-threw', detail, poisoned: true } });
+    expect(end.result.problem).toMatchObject({ detail });
     await tag.workers.release(handle, { ranRun: false, poisoned: end.poisoned });
   });
 

@@ -4,8 +4,11 @@ import { RUN_MARKER } from './run-marker.js';
 
 /** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time and of /proc/uptime × 100. */
 const TICKS_PER_SECOND = 100;
-/** One tick either way: uptime and a process's start time are both rounded to ticks. */
-const SLACK_TICKS = 1;
+/**
+ * One tick either way: uptime and a process's start time are both rounded to ticks, so a group
+ * whose leader started up to this much before a task began still passes as started by it.
+ */
+export const SLACK_TICKS = 1;
 /** How far up the parent chain a leader may be from the host process. */
 const MAX_DEPTH = 64;
 

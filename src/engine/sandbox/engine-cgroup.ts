@@ -1,21 +1,13 @@
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  rmdirSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CgroupLayout } from './cgroup-layout.js';
+import { engineCgroupName, removeCgroup, sweepStaleCgroups } from './cgroup-sweep.js';
 
 // One engine's cgroup: made by the service before the engine starts, joined by the engine's
 // setup program as its first act (setup-program.ts), so the engine and everything it starts are
 // held by its bounds; read for what it refused and whether the OOM killer ended the engine;
-// removed once the engine is gone. v1 keeps a directory per hierarchy (memory, pids), v2 one.
+// removed once the engine is gone (what a killed service left, cgroup-sweep.ts removes). v1 keeps
+// a directory per hierarchy (memory, pids), v2 one.
 
 /** The bounds an engine's cgroup holds it to. */
 export interface CgroupBounds {
@@ -29,14 +21,11 @@ export interface CgroupRefusals {
   readonly oomKills: number;
 }
 
-/** Every engine cgroup's name starts so: `plurnk-execs-<service pid>-<n>`. */
-const PREFIX = 'plurnk-execs-';
 /** How long a cgroup's removal waits for its last processes to be reaped, and how often it tries. */
 const REMOVE_WITHIN_MS = 2000;
 const REMOVE_EVERY_MS = 20;
 
 let made = 0;
-const swept = new Set<string>();
 
 /** One engine's cgroup. */
 export class EngineCgroup {
@@ -48,15 +37,16 @@ export class EngineCgroup {
 
   /**
    * Makes a cgroup for one engine in `layout` and sets its bounds; throws (the caller reports
-   * the layer missing) when the kernel refuses. Leftovers of services that died are removed first.
+   * the layer missing) when the kernel refuses. Leftovers of services that died are removed
+   * first, at every engine's boot: a service killed after this one's last sweep is swept by its next.
    */
   constructor(
     private readonly layout: CgroupLayout,
     bounds: CgroupBounds,
   ) {
-    const name = `${PREFIX}${process.pid}-${made++}`;
+    const name = engineCgroupName(made++);
     const parents = layout.version === 2 ? [layout.parent] : [layout.memory, layout.pids];
-    for (const parent of parents) sweepLeftovers(parent);
+    for (const parent of parents) sweepStaleCgroups(parent);
     this.dirs = parents.map((parent) => join(parent, name));
     try {
       for (const dir of this.dirs) mkdirSync(dir);
@@ -72,7 +62,7 @@ export class EngineCgroup {
       }
       write(pids, 'pids.max', bounds.pids);
     } catch (error) {
-      for (const dir of this.dirs) tryRemove(dir);
+      for (const dir of this.dirs) removeCgroup(dir);
       throw error;
     }
   }
@@ -120,7 +110,7 @@ export class EngineCgroup {
   /**
    * Removes it once its processes are gone (the engine's namespace is torn down by then, but its
    * last processes may still be being reaped): retried for a while, then left for the sweep of
-   * a later service. Idempotent.
+   * a service booted after this one is gone. Idempotent.
    */
   remove(): Promise<void> {
     this.removal ??= (async () => {
@@ -128,7 +118,8 @@ export class EngineCgroup {
       this.counters = { forks: undefined, oom: undefined };
       const deadline = Date.now() + REMOVE_WITHIN_MS;
       for (const dir of this.dirs) {
-        while (!tryRemove(dir) && Date.now() < deadline) await new Promise((done) => setTimeout(done, REMOVE_EVERY_MS));
+        while (!removeCgroup(dir) && Date.now() < deadline)
+          await new Promise((done) => setTimeout(done, REMOVE_EVERY_MS));
       }
     })();
     return this.removal;
@@ -137,16 +128,6 @@ export class EngineCgroup {
 
 function write(dir: string, file: string, value: number): void {
   writeFileSync(join(dir, file), String(value));
-}
-
-/** True once `dir` is gone. */
-function tryRemove(dir: string): boolean {
-  try {
-    rmdirSync(dir);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 function readNumber(path: string): number | undefined {
@@ -184,34 +165,5 @@ function readCounter(fd: number | undefined, key: string): number {
     return Number(new RegExp(`^${key} (\\d{1,20})$`, 'm').exec(text)?.[1] ?? 0);
   } catch {
     return 0;
-  }
-}
-
-/**
- * Removes, once per parent and process, the cgroups of services that are gone (a service
- * killed outright leaves its engines' cgroups, empty once their namespaces died): those whose
- * service pid no longer runs. A cgroup still in use cannot be removed, so none is lost.
- */
-function sweepLeftovers(parent: string): void {
-  if (swept.has(parent)) return;
-  swept.add(parent);
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(/^plurnk-execs-(\d{1,10})-\d{1,10}$/.exec(name)?.[1] ?? NaN);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) tryRemove(join(parent, name));
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

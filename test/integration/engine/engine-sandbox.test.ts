@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
 import { findCgroupLayout } from '../../../src/engine/sandbox/cgroup-layout.js';
+import { ownerOfCgroup } from '../../../src/engine/sandbox/cgroup-sweep.js';
 import { scratchDir } from '../../helpers/scratch.js';
 import { zooDirs } from '../../helpers/zoo.js';
 
@@ -45,7 +46,14 @@ function runService(user: (typeof USERS)[number]) {
       timeout: 240_000,
     });
     expect(ran.stderr).toBe('');
-    return { report: JSON.parse(ran.stdout) as Report, inside, outside, delegated: delegation.length > 0 };
+    // `sh` and setpriv exec the service: the pid its engines' cgroups are named for.
+    return {
+      report: JSON.parse(ran.stdout) as Report,
+      inside,
+      outside,
+      delegated: delegation.length > 0,
+      pid: ran.pid,
+    };
   } finally {
     closeSync(held);
   }
@@ -163,8 +171,8 @@ describe.runIf(detectPidNamespace() !== null).each(USERS)('the sandbox of an eng
       sandbox: { oomKills: 1 },
     });
     expect(afterBomb).toMatchObject({ status: 200, stdout: 'ok' });
-    // Every engine's cgroup went with it.
-    expect(leftCgroups()).toEqual([]);
+    // Every engine's cgroup of this service went with it (another's, killed outright, is a later sweep's: cgroup-sweep.test.ts).
+    expect(cgroupsOf(ran.pid)).toEqual([]);
   });
 
   /** No bound where no cgroup can be had: said, never silent, and the host ran every attempt above. */
@@ -179,8 +187,8 @@ describe.runIf(detectPidNamespace() !== null).each(USERS)('the sandbox of an eng
   }
 });
 
-/** Engine cgroups of processes that are gone, anywhere this machine's v1 or v2 hierarchies are mounted. */
-function leftCgroups(): string[] {
+/** The engine cgroups of service `pid`, anywhere this machine's v1 or v2 hierarchies are mounted. */
+function cgroupsOf(pid: number): string[] {
   const left: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > 4) return;
@@ -193,8 +201,7 @@ function leftCgroups(): string[] {
       return;
     }
     for (const name of names) {
-      const pid = /^plurnk-execs-(\d+)-\d+$/.exec(name)?.[1];
-      if (pid !== undefined && !existsSync(`/proc/${pid}`)) left.push(join(dir, name));
+      if (ownerOfCgroup(name) === pid) left.push(join(dir, name));
       else walk(join(dir, name), depth + 1);
     }
   };

@@ -33,7 +33,8 @@ const STAND_IN = (writable: string, outside: string) =>
     'grep -c plurnk-execs- /proc/self/cgroup',
     // A /dev of its own: the harmless devices, a pty instance and shared memory of its own, no other device node.
     "ls /dev | tr '\\n' ' '; echo",
-    'python3 -c "import os, pty; print(os.ttyname(pty.openpty()[1]))"',
+    // util-linux's script opens a pty and runs tty on it (the line discipline adds the \r).
+    "script -qc tty /dev/null | tr -d '\\r'",
   ].join('\n');
 
 describe.runIf(prefix !== null && support.fsView === null && support.capabilities === null)(

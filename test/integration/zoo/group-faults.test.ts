@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../../../src/host/index.js';
+import { SLACK_TICKS, startTicksOf, ticksSinceBoot } from '../../../src/runtime/group-leader.js';
 import { survivors, survivorsAfter } from '../../helpers/survivors.js';
 import { recordSinks, watchHostErrors, zooDirs } from '../../helpers/zoo.js';
 
@@ -10,6 +11,18 @@ function startVictim(): number {
   const victim = spawn('sleep', ['1000'], { detached: true, stdio: 'ignore' });
   victim.unref();
   return victim.pid!;
+}
+
+/**
+ * Resolves once the clock of /proc's start times (10 ms ticks) has passed `pid`'s start by more
+ * than the host's slack: a run begun after that began after it beyond doubt. Spawned just before
+ * the run, the victim often started within the tick or two the host cannot tell apart, and was
+ * rightly taken for the run's own (the flake this waits out).
+ */
+async function untilOlderThanSlack(pid: number): Promise<void> {
+  const started = startTicksOf(pid);
+  if (started === undefined) throw new Error(`the victim ${pid} is gone before the run`);
+  while ((ticksSinceBoot() ?? Infinity) <= started + SLACK_TICKS) await new Promise((tick) => setTimeout(tick, 5));
 }
 
 function kill(pgid: number): void {
@@ -45,6 +58,7 @@ describe('the zoo: forged process-group reports', () => {
   it('never kills a group older than the run that reported it, and still reaps the run’s own child', async () => {
     const victim = startVictim();
     try {
+      await untilOlderThanSlack(victim);
       const out = await host.exec({ runtime: 'forges-process-groups', body: `forge ${victim} child` });
       expect(out.result).toEqual({ status: 200 });
       const text = out.channels.out!.text;

@@ -186,16 +186,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
       result,
       // A run that flooded its sink channel closed it: its thread cannot serve another.
       poisoned: settled.kind !== 'reply' || escaped || sinkPort.overflowed,
-      groups: control.groups,
-      refusedGroups: control.refusedGroups,
-      marker,
-      since,
-      firstGroup: control.firstGroup,
-      release: claims.close,
+      ...reported(control, claims, marker, since, guard),
       crash,
-      console: guard.console(),
       forcedEnd: forcedEnd(settled, fault, watch.timedOut(), escaped),
-      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
       ...(effect === undefined ? {} : { effect }),
     };
   } catch (error) {
@@ -206,16 +199,9 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     return {
       result: hostFailure('executor-threw', ErrorDetail.preview(detail, context.detailLimit)),
       poisoned: true,
-      groups: control.groups,
-      refusedGroups: control.refusedGroups,
-      marker,
-      since,
-      firstGroup: control.firstGroup,
-      release: claims.close,
+      ...reported(control, claims, marker, since, guard),
       crash: undefined,
-      console: guard.console(),
       forcedEnd: { reason: 'host-error', terminated: true },
-      usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
     };
   } finally {
     effectWatch?.dispose();
@@ -241,16 +227,23 @@ function refusedByEffect(
   return {
     result: hostFailure(failure.code, ErrorDetail.preview(failure.detail, context.detailLimit), extensions),
     poisoned: failure.poisoned,
+    ...reported(control, claims, marker, since, guard),
+    crash: undefined,
+    forcedEnd: null,
+    effect,
+  };
+}
+
+/** What every end of a run task carries of what the task reported: its groups and marker, its claims' release, its console, its usage. */
+function reported(control: ControlPort, claims: GroupClaims, marker: string, since: number, guard: RunGuard) {
+  return {
     groups: control.groups,
     refusedGroups: control.refusedGroups,
     marker,
     since,
     firstGroup: control.firstGroup,
     release: claims.close,
-    crash: undefined,
     console: guard.console(),
-    forcedEnd: null,
     usage: { processesStarted: control.startedGroups, peakThreadBytes: guard.peakFootprint() },
-    effect,
   };
 }

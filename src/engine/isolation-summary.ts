@@ -1,5 +1,4 @@
-import type { EngineIsolation, SandboxGaps, SandboxLayerFields } from '../model/containment.js';
-import type { Isolation } from '../model/host-types.js';
+import type { EngineIsolation, Isolation, SandboxGaps, SandboxLayerFields } from '../model/containment.js';
 
 /**
  * `host.isolation()` of the process tier: one entry per engine, and the flat summary a service

@@ -1,5 +1,5 @@
-// What containment an engine has in effect, measured (docs/isolation.md): what its command asked
-// for and the engine confirmed from inside before any leaf loaded. One engine's entry of
+// What containment a host has in effect, measured (docs/isolation.md): what each engine's command
+// asked for and the engine confirmed from inside before any leaf loaded. One engine's entry of
 // `host.isolation().engines` is made of these, and the flat `Isolation` summarizes them.
 
 /** The sandbox layers of an engine (docs/isolation.md "The sandbox"); each absent in the thread tier. */
@@ -61,4 +61,32 @@ export interface EngineIsolation extends EngineContainment {
   tags: string[];
   /** The engine's pid as the service sees it; null while it is being restarted. */
   pid: number | null;
+}
+
+/** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
+export interface Isolation extends SandboxLayerFields {
+  /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
+  tier: 'process' | 'thread';
+  /**
+   * Every engine runs in a PID namespace of its own, under the namespace's init, which reaps the
+   * orphans its runs leave (each engine saw a namespace other than the service's, and the init
+   * as its parent). False with no engine running.
+   */
+  pidNamespace: boolean;
+  /** Node's permission model holds every engine's file writes (each saw `process.permission`). */
+  permissionModel: boolean;
+  /**
+   * How many processes the current engines' namespace inits have reaped (waited for) since each
+   * engine started — orphans their runs left, each a zombie until then — as the inits themselves
+   * count them, summed. Absent in the thread tier, without a namespace, or where the init cannot
+   * count (the `sh` init, where Perl is missing). A restarted engine counts from 0.
+   */
+  zombiesReaped?: number;
+  /**
+   * The process tier's engines, one entry per engine process (by default one per leaf package);
+   * absent in the thread tier. The fields above summarize them: a containment or sandbox layer
+   * holds only when it holds in every engine, `zombiesReaped` is their sum, `missing` names the
+   * first engine's reason for each layer that does not hold somewhere.
+   */
+  engines?: EngineIsolation[];
 }

@@ -7,7 +7,7 @@ import type { Discovery } from '../contracts/registry.js';
 import type { Limits } from '../contracts/limits.js';
 import type { ExecResult } from '../contracts/result.js';
 import type { Violation } from '../contracts/violation.js';
-import type { EngineIsolation, SandboxLayerFields } from './containment.js';
+import type { Isolation } from './containment.js';
 import type { ForcedEnd, ProbeFault } from './fault-kinds.js';
 import type { HostStats } from './observe/host-stats.js';
 import type { OutcomeClass } from './outcome-class.js';
@@ -16,6 +16,7 @@ export type {
   ConfirmedContainment,
   EngineContainment,
   EngineIsolation,
+  Isolation,
   SandboxGaps,
   SandboxLayerFields,
 } from './containment.js';
@@ -248,34 +249,6 @@ export interface Availability {
   probeMs: number;
   /** Present while the crash-loop breaker holds the tag: exec fails 503 `runtime-degraded` until the cool-down passes. */
   degraded?: { reason: string; crashes: number; retryInMs: number };
-}
-
-/** Which containment a host has in effect (docs/isolation.md); never guessed, always measured. */
-export interface Isolation extends SandboxLayerFields {
-  /** `'process'`: the leaves' threads live in an engine process; `'thread'`: in the caller's process. */
-  tier: 'process' | 'thread';
-  /**
-   * Every engine runs in a PID namespace of its own, under the namespace's init, which reaps the
-   * orphans its runs leave (each engine saw a namespace other than the service's, and the init
-   * as its parent). False with no engine running.
-   */
-  pidNamespace: boolean;
-  /** Node's permission model holds every engine's file writes (each saw `process.permission`). */
-  permissionModel: boolean;
-  /**
-   * How many processes the current engines' namespace inits have reaped (waited for) since each
-   * engine started — orphans their runs left, each a zombie until then — as the inits themselves
-   * count them, summed. Absent in the thread tier, without a namespace, or where the init cannot
-   * count (the `sh` init, where Perl is missing). A restarted engine counts from 0.
-   */
-  zombiesReaped?: number;
-  /**
-   * The process tier's engines, one entry per engine process (by default one per leaf package);
-   * absent in the thread tier. The fields above summarize them: a containment or sandbox layer
-   * holds only when it holds in every engine, `zombiesReaped` is their sum, `missing` names the
-   * first engine's reason for each layer that does not hold somewhere.
-   */
-  engines?: EngineIsolation[];
 }
 
 /** The isolating host (`@plurnk/plurnk-execs/host`). */

@@ -45,7 +45,12 @@ function runService(user: (typeof USERS)[number]) {
       encoding: 'utf8',
       timeout: 240_000,
     });
-    expect(ran.stderr).toBe('');
+    // How it ended and what it printed, in one value: a failure shows all three.
+    expect({ status: ran.status, signal: ran.signal, stderr: ran.stderr }).toEqual({
+      status: 0,
+      signal: null,
+      stderr: '',
+    });
     // `sh` and setpriv exec the service: the pid its engines' cgroups are named for.
     return {
       report: JSON.parse(ran.stdout) as Report,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -8,7 +8,10 @@ import { REPO } from '../../helpers/run-cli.js';
 
 // The package as a user gets it: `npm pack` the core and every built-in leaf, install the
 // tarballs into a fresh project (from the npm cache when it can, the registry otherwise) and
-// run the installed `plurnk-execs` there, not the repository's.
+// run the installed `plurnk-execs` there, not the repository's. It packs a copy of the checkout:
+// `npm pack` runs prepack, which rebuilds the thread and engine bundles (removing them first) and
+// rewrites package.json, and every other test file running meanwhile starts threads, engines and
+// services from those files.
 const run = promisify(execFile);
 const LEAVES = ['common', 'git', 'jq', 'sqlite', 'wasm'].map((leaf) => path.join('src', 'leaves', leaf));
 // Two tags keep the boot short on a loaded machine; discovery still reads every package.
@@ -18,11 +21,27 @@ let root = '';
 let project = '';
 let installLog = '';
 let core = '';
+/** What other test files start services, engines and threads from, as it was before the pack and after. */
+const SHARED = ['package.json', 'dist/engine/bundle/engine-entry.js', 'dist/worker/thread-root.js'];
+const writtenAt = async () => Promise.all(SHARED.map(async (file) => (await stat(path.join(REPO, file))).mtimeMs));
+let sharedBefore: number[] = [];
+let sharedAfter: number[] = [];
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'plurnk-packed-'));
   project = path.join(root, 'project');
-  await run('npm', ['pack', '.', ...LEAVES, '--pack-destination', root, '--silent'], { cwd: REPO });
+  sharedBefore = await writtenAt();
+  const checkout = path.join(root, 'checkout');
+  const TOP_LEVEL_SKIPPED = new Set(['node_modules', '.git'].map((name) => path.join(REPO, name)));
+  await cp(REPO, checkout, {
+    recursive: true,
+    preserveTimestamps: true,
+    verbatimSymlinks: true,
+    filter: (from) => !TOP_LEVEL_SKIPPED.has(from),
+  });
+  await symlink(path.join(REPO, 'node_modules'), path.join(checkout, 'node_modules'));
+  await run('npm', ['pack', '.', ...LEAVES, '--pack-destination', root, '--silent'], { cwd: checkout });
+  sharedAfter = await writtenAt();
   const tarballs = (await readdir(root)).filter((name) => name.endsWith('.tgz'));
   core = path.join(
     root,
@@ -49,6 +68,10 @@ function plurnkExecs(...argv: string[]) {
 describe('the packed tarballs installed into a fresh project', () => {
   it('install without a lifecycle script to run or approve', () => {
     expect(installLog).not.toMatch(/prepare|install-scripts/);
+  });
+
+  it('are packed without touching the checkout the other test files run from', () => {
+    expect(sharedAfter).toEqual(sharedBefore);
   });
 
   it('ship no build state, and source maps whose sources resolve', async () => {

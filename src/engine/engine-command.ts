@@ -1,9 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { isBundleFresh } from '../runtime/bundle-freshness.js';
 import { packageRoot } from '../runtime/package-root.js';
-import { detectInit, initCommand, type InitProgram } from './namespace-init.js';
+import { runProbe, runProbeSync, type Probe } from './machine-probe.js';
+import { detectInit, detectInitAhead, initCommand, type InitProgram } from './namespace-init.js';
 import { EngineSandbox, type SandboxRequest } from './sandbox/engine-sandbox.js';
+import { detectSandboxSupportAhead } from './sandbox/sandbox-support.js';
 
 /** How the engine process is started, and which containment that asks for. */
 export interface EngineCommand {
@@ -45,15 +46,37 @@ let cachedPrefix: string[] | null | undefined;
  * Not Linux, no util-linux `unshare`, or the kernel refuses ⇒ null (the host says so).
  */
 export function detectPidNamespace(): string[] | null {
-  if (cachedPrefix !== undefined) return cachedPrefix;
-  cachedPrefix = null;
-  if (process.platform !== 'linux') return cachedPrefix;
+  if (cachedPrefix === undefined) cachedPrefix = runProbeSync(pidNamespaceProbe());
+  return cachedPrefix;
+}
+
+function* pidNamespaceProbe(): Probe<string[] | null> {
+  if (process.platform !== 'linux') return null;
   const candidates = process.getuid?.() === 0 ? [NAMESPACE] : [['--user', '--map-root-user', ...NAMESPACE]];
   for (const prefix of candidates) {
-    const tried = spawnSync('unshare', [...prefix, 'true'], { stdio: 'ignore', timeout: 10_000 });
-    if (tried.status === 0) return (cachedPrefix = prefix);
+    const [tried] = yield [{ file: 'unshare', args: [...prefix, 'true'] }];
+    if (tried!.status === 0) return prefix;
   }
-  return cachedPrefix;
+  return null;
+}
+
+/**
+ * Learns, without blocking and with the independent commands run at once, what every engine's
+ * command needs to know of this machine (the namespace, the init, the sandbox's layers), so the
+ * first engine's start does not wait for it: the front door runs it beside discovery. The same
+ * verdicts as when they are learned on first use; never rejects.
+ */
+export async function prepareEngineStart(): Promise<void> {
+  try {
+    const [prefix] = await Promise.all([
+      cachedPrefix === undefined ? runProbe(pidNamespaceProbe()) : cachedPrefix,
+      detectInitAhead(),
+    ]);
+    if (cachedPrefix === undefined) cachedPrefix = prefix;
+    await detectSandboxSupportAhead(cachedPrefix);
+  } catch {
+    // A command that could not even be spawned: what is not known yet is learned on first use.
+  }
 }
 
 /**

@@ -4,4 +4,5 @@
  * starts from dist/ (engine-command.ts).
  */
 export { buildEngineEnv } from './engine-env.js';
+export { prepareEngineStart } from './engine-command.js';
 export { bootProcessTier } from './process-tier.js';

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import { readlinkSync } from 'node:fs';
 import { readProcFile } from '../runtime/proc-table.js';
+import { runProbe, runProbeSync, type Probe } from './machine-probe.js';
 
 // The init of an engine's PID namespace. Pid 1 of a namespace inherits every orphan a run
 // leaves there (a `setsid` daemon, a double fork, `cmd &` in an `sh` body) and must wait for
@@ -76,9 +76,22 @@ let detected: InitProgram | undefined;
  * outside any namespace, with `true` as the engine), else `sh`.
  */
 export function detectInit(): InitProgram {
-  if (detected !== undefined) return detected;
-  const tried = spawnSync('perl', ['-e', PERL_INIT, '--', 'true'], { stdio: 'ignore', timeout: 10_000 });
-  return (detected = tried.status === 0 ? 'perl' : 'sh');
+  detected ??= runProbeSync(initProbe());
+  return detected;
+}
+
+/** {@link detectInit} without blocking (engine-command.ts, `prepareEngineStart`). */
+export async function detectInitAhead(): Promise<InitProgram> {
+  if (detected === undefined) {
+    const program = await runProbe(initProbe());
+    detected ??= program;
+  }
+  return detected;
+}
+
+function* initProbe(): Probe<InitProgram> {
+  const [tried] = yield [{ file: 'perl', args: ['-e', PERL_INIT, '--', 'true'] }];
+  return tried!.status === 0 ? 'perl' : 'sh';
 }
 
 /** The command line that runs `engine` (a program and its arguments) under the init. */

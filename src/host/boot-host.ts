@@ -1,6 +1,6 @@
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery } from '../contracts/registry.js';
-import { bootProcessTier } from '../engine/index.js';
+import { bootProcessTier, prepareEngineStart } from '../engine/index.js';
 import { resolveHostOptions, type ResolvedHostOptions } from '../model/host-options.js';
 import type { Host, HostOptions } from '../model/host-types.js';
 import type { Tier } from '../model/tier.js';
@@ -38,6 +38,12 @@ export async function bootProcessHost(discovery: Discovery, options: HostOptions
   const resolved = resolveHostOptions(options);
   return openDoor(resolved, (closing) => bootProcessTier(discovery, resolved, closing));
 }
+
+/**
+ * Learns what an engine's start needs to know of this machine (its namespaces, init and sandbox
+ * layers), without blocking: run beside discovery, the first engine does not wait for it.
+ */
+export { prepareEngineStart };
 
 /**
  * The benchmark's baseline only, never published: a host of either tier whose front door

@@ -1,6 +1,6 @@
 import { discover } from '../discovery/discover.js';
 import type { Host, HostOptions } from '../model/host-types.js';
-import { bootHost, bootProcessHost } from './boot-host.js';
+import { bootHost, bootProcessHost, prepareEngineStart } from './boot-host.js';
 
 /**
  * Discovers the installed leaves and boots the isolating host over them: the one call an
@@ -11,15 +11,18 @@ import { bootHost, bootProcessHost } from './boot-host.js';
  */
 export async function createHost(options: HostOptions = {}): Promise<Host> {
   const { cwd, packageDirs, env, hookTimeoutMs, tags, onInvalidLeaf } = options;
-  const discovery = await discover({
-    ...(cwd === undefined ? {} : { cwd }),
-    ...(packageDirs === undefined ? {} : { packageDirs }),
-    ...(env === undefined ? {} : { env }),
-    ...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
-    ...(tags === undefined ? {} : { tags }),
-    ...(onInvalidLeaf === undefined ? {} : { onInvalidLeaf }),
-  });
-  return (options.isolation ?? 'process') === 'process'
-    ? bootProcessHost(discovery, options)
-    : bootHost(discovery, options);
+  const processTier = (options.isolation ?? 'process') === 'process';
+  // What the engines' command needs to know of the machine is learned while discovery reads.
+  const [discovery] = await Promise.all([
+    discover({
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(packageDirs === undefined ? {} : { packageDirs }),
+      ...(env === undefined ? {} : { env }),
+      ...(hookTimeoutMs === undefined ? {} : { hookTimeoutMs }),
+      ...(tags === undefined ? {} : { tags }),
+      ...(onInvalidLeaf === undefined ? {} : { onInvalidLeaf }),
+    }),
+    processTier ? prepareEngineStart() : undefined,
+  ]);
+  return processTier ? bootProcessHost(discovery, options) : bootHost(discovery, options);
 }

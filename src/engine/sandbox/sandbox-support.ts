@@ -1,6 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { detectInit } from '../namespace-init.js';
-import { mountSyscall, setupCommand, type SetupDirective, type SetupProgram } from './setup-program.js';
+import { runProbe, runProbeSync, type Probe, type ProbeRun } from '../machine-probe.js';
+import { detectInit, detectInitAhead } from '../namespace-init.js';
+import {
+  detectSetupShellAhead,
+  mountSyscall,
+  setupCommand,
+  type SetupDirective,
+  type SetupProgram,
+} from './setup-program.js';
 
 // Which sandbox layers this machine gives an engine, tried once per service process the way
 // the engine will get them: the namespaces' prefix (`unshare …`), the setup program with every
@@ -41,34 +47,49 @@ let detected: SandboxSupport | undefined;
  * tried once per process; every layer is missing without a namespace (`prefix` null).
  */
 export function detectSandboxSupport(prefix: readonly string[] | null): SandboxSupport {
-  if (detected !== undefined) return detected;
-  const program: SetupProgram = detectInit() === 'perl' && mountSyscall() !== undefined ? 'perl' : 'sh';
+  detected ??= runProbeSync(supportProbe(prefix, setupProgram(detectInit())));
+  return detected;
+}
+
+/** {@link detectSandboxSupport} without blocking, its independent layers tried at once (engine-command.ts). */
+export async function detectSandboxSupportAhead(prefix: readonly string[] | null): Promise<void> {
+  if (detected !== undefined) return;
+  const program = setupProgram(await detectInitAhead());
+  if (program === 'sh') await detectSetupShellAhead();
+  const support = await runProbe(supportProbe(prefix, program));
+  detected ??= support;
+}
+
+/** Perl runs the setup where it runs the init and mount(2)'s number is known; else `sh`. */
+function setupProgram(init: 'perl' | 'sh'): SetupProgram {
+  return init === 'perl' && mountSyscall() !== undefined ? 'perl' : 'sh';
+}
+
+function* supportProbe(prefix: readonly string[] | null, program: SetupProgram): Probe<SandboxSupport> {
   if (prefix === null) {
     const none =
       process.platform === 'linux'
         ? 'no namespace can be made here (util-linux unshare is missing, or user namespaces are disabled)'
         : 'not Linux';
-    return (detected = { program, capabilities: none, fsView: none, network: none });
+    return { program, capabilities: none, fsView: none, network: none };
   }
-  const tryLayer = (unshare: string[], directives: SetupDirective[], engine: readonly string[]) => {
-    const ran = spawnSync(
-      'unshare',
-      [...prefix, ...unshare, ...setupCommand(program, ['strict', ...directives], [...engine, 'true'])],
-      { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
-    );
-    return ran.status === 0 ? null : firstLine(ran.stderr || ran.error?.message || `exit ${ran.status}`);
-  };
-  if (tryLayer(['--net'], ['lock', 'lo'], DROP_PRIVILEGES) === null)
-    return (detected = { program, capabilities: null, fsView: null, network: null });
-  const capabilities = tryLayer([], [], DROP_PRIVILEGES);
-  const fsView = tryLayer([], ['lock'], []);
-  const network = tryLayer(['--net'], ['lo'], []);
-  return (detected = {
+  const layer = (unshare: string[], directives: SetupDirective[], engine: readonly string[]): ProbeRun => ({
+    file: 'unshare',
+    args: [...prefix, ...unshare, ...setupCommand(program, ['strict', ...directives], [...engine, 'true'])],
+  });
+  const [whole] = yield [layer(['--net'], ['lock', 'lo'], DROP_PRIVILEGES)];
+  if (whole!.status === 0) return { program, capabilities: null, fsView: null, network: null };
+  const alone = yield [layer([], [], DROP_PRIVILEGES), layer([], ['lock'], []), layer(['--net'], ['lo'], [])];
+  const [capabilities, fsView, network] = [0, 1, 2].map((at) => {
+    const ran = alone[at];
+    return ran?.status === 0 ? null : firstLine(ran?.stderr || `exit ${ran?.status}`);
+  }) as [string | null, string | null, string | null];
+  return {
     program,
     capabilities: capabilities && `setpriv could not drop them here: ${capabilities}`,
     fsView: fsView && `the mount namespace could not be locked here: ${fsView}`,
     network: network && `no network namespace here: ${network}`,
-  });
+  };
 }
 
 function firstLine(text: string): string {

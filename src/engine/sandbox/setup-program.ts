@@ -1,5 +1,4 @@
-import { spawnSync } from 'node:child_process';
-
+import { runProbe, runProbeSync, type Probe } from '../machine-probe.js';
 // The program that sets an engine's sandbox up: the first program in the engine's new
 // namespaces, pid 1 there, still privileged (root, or root of its user namespace). It joins the
 // engine's cgroup, closes every descriptor but 0–3, locks the filesystem view read-only but for
@@ -212,8 +211,20 @@ let shell: string | undefined;
 
 /** The shell that runs the `sh` setup: bash where it runs, as it can close a descriptor above 9; else `sh`. */
 function setupShell(): string {
-  shell ??= spawnSync('bash', ['-c', 'exit 0'], { stdio: 'ignore', timeout: 10_000 }).status === 0 ? 'bash' : 'sh';
+  shell ??= runProbeSync(shellProbe());
   return shell;
+}
+
+/** {@link setupShell} learned without blocking, before a setup command is built (sandbox-support.ts). */
+export async function detectSetupShellAhead(): Promise<void> {
+  if (shell !== undefined) return;
+  const found = await runProbe(shellProbe());
+  shell ??= found;
+}
+
+function* shellProbe(): Probe<string> {
+  const [tried] = yield [{ file: 'bash', args: ['-c', 'exit 0'] }];
+  return tried!.status === 0 ? 'bash' : 'sh';
 }
 
 /** The command line that runs `next` (a program and its arguments) after the setup's `directives`. */

@@ -6,6 +6,7 @@
 // log, where vitest printed it under "Failed Suites". Usage: node summarize-failures.mjs <label> <report.json> <log>
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const [label, reportPath, logPath] = process.argv.slice(2);
 const clip = (text, max) => (text.length > max ? `${text.slice(0, max)} …` : text);
@@ -48,9 +49,7 @@ for (const file of report.testResults) {
  */
 function suiteErrors(path) {
   if (!existsSync(logPath)) return ['(no log to take its error from)'];
-  const lines = readFileSync(logPath, 'utf8')
-    .replace(/\x1b\[[0-9;]*m/g, '')
-    .split('\n');
+  const lines = stripVTControlCharacters(readFileSync(logPath, 'utf8')).split('\n');
   const found = [];
   for (let at = 0; at < lines.length; at += 1) {
     // " FAIL   integration  test/….test.ts > describe": the project's name comes between.

@@ -1,11 +1,20 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** A command line a command cannot accept; the message names the flag or argument. */
+/** Marks a UsageError whichever copy of this module made it (the `exec` command's bundle has its own). */
+const USAGE_BRAND = Symbol.for('@plurnk/plurnk-execs.usage-error');
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'UsageError';
+    Object.defineProperty(this, USAGE_BRAND, { value: true });
   }
+}
+
+/** Whether `value` is a {@link UsageError}, from this module or the bundle's copy of it. */
+export function isUsageError(value: unknown): value is UsageError {
+  return typeof value === 'object' && value !== null && USAGE_BRAND in value;
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { isPlurnkExecsError } from '../contracts/errors.js';
 import { EXIT, type CliIo, type Command } from './cli-io.js';
-import { UsageError } from './parse-flags.js';
+import { isBundleFresh } from '../runtime/bundle-freshness.js';
+import { packageRoot } from '../runtime/package-root.js';
+import { isUsageError } from './parse-flags.js';
 
 /**
  * Every command, loaded only when it runs (or for the general usage): importing them all — the
@@ -9,11 +11,24 @@ import { UsageError } from './parse-flags.js';
  */
 const COMMANDS: readonly { readonly name: string; readonly load: () => Promise<Command> }[] = [
   { name: 'probe', load: async () => (await import('./probe-command.js')).probeCommand },
-  { name: 'exec', load: async () => (await import('./exec-command.js')).execCommand },
+  { name: 'exec', load: async () => (await import(execCommandModule())).execCommand as Command },
   { name: 'doc', load: async () => (await import('./doc-command.js')).docCommand },
   { name: 'check', load: async () => (await import('./check-command.js')).checkCommand },
   { name: 'bench', load: async () => (await import('./bench-command.js')).benchCommand },
 ];
+
+/** The exec command's bundle (scripts/bundle-thread.js), as a path under the package root. */
+const EXEC_BUNDLE = 'dist/cli/bundle/exec-command.js';
+
+/**
+ * Where `exec` loads from: its bundle, one module and a chunk, where this CLI runs from dist/ and
+ * the bundle is fresh (no module it holds is newer: a `tsc -b` alone never leaves it on stale
+ * code); else its modules one by one. Run from src/ (under the tests), always the modules.
+ */
+export function execCommandModule(self = import.meta.url, root?: string): string {
+  if (!self.endsWith('/dist/cli/run-cli.js')) return './exec-command.js';
+  return isBundleFresh(root ?? packageRoot(), EXEC_BUNDLE) ? './bundle/exec-command.js' : './exec-command.js';
+}
 
 /**
  * Runs `plurnk-execs <command> …` and resolves the exit code. Usage mistakes print the
@@ -42,7 +57,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(rest, io);
   } catch (error) {
-    if (error instanceof UsageError) {
+    if (isUsageError(error)) {
       io.stderr.write(`plurnk-execs ${error.message}\nSee: plurnk-execs ${command.name} --help\n`);
       return EXIT.usage;
     }

@@ -1,6 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { PlurnkExecsError } from '../contracts/errors.js';
 import type { Discovery, ExecInfo, InvalidPackage } from '../contracts/registry.js';
+import { packageRoot } from '../runtime/package-root.js';
 import {
   assertNoCollisions,
   collectDeclarations,
@@ -46,7 +46,7 @@ export interface DiscoverOptions {
 }
 
 // This package's own floors (PLURNK_EXECS_ERROR_DETAIL_LIMIT) sit beneath every leaf's.
-const FRAMEWORK = { name: '@plurnk/plurnk-execs', dir: fileURLToPath(new URL('../..', import.meta.url)) };
+const FRAMEWORK_NAME = '@plurnk/plurnk-execs';
 
 /**
  * Discovers installed executor leaves (§executor-discovery): scans the `node_modules`
@@ -79,7 +79,7 @@ export async function discover(options: DiscoverOptions = {}): Promise<Discovery
       badManifests.push({ pkg, error });
     }
   }
-  const floors: EnvDefault[] = await readEnvDefaults(FRAMEWORK.dir, FRAMEWORK.name);
+  const floors: EnvDefault[] = await readEnvDefaults(packageRoot(), FRAMEWORK_NAME);
   for (const { pkg } of admitted) floors.push(...(await readEnvDefaults(pkg.packageDir, pkg.packageName)));
   const { env, envDefaults } = applyEnvFloors(supplied, floors);
   const serves = (tag: string) =>

@@ -25,25 +25,15 @@ const CHUNK = /^thread-chunk-.*\.js$/;
 for (const name of readdirSync(OUT)) if (CHUNK.test(name)) rmSync(join(OUT, name));
 await bundleInto(OUT, 'thread-root', join(ROOT, 'scripts', 'thread-root.js'), [/^node:/], 'thread-chunk');
 
-const ENGINE_OUT = join(ROOT, 'dist', 'engine', 'bundle');
-rmSync(ENGINE_OUT, { recursive: true, force: true });
-await bundleInto(
-  ENGINE_OUT,
-  'engine-entry',
-  join(ROOT, 'dist', 'engine', 'engine-entry.js'),
-  [/^node:/, 'piscina'],
-  'engine-chunk',
-);
-
-const CLI_OUT = join(ROOT, 'dist', 'cli', 'bundle');
-rmSync(CLI_OUT, { recursive: true, force: true });
-await bundleInto(
-  CLI_OUT,
-  'exec-command',
-  join(ROOT, 'dist', 'cli', 'exec-command.js'),
-  [/^node:/, 'piscina'],
-  'cli-chunk',
-);
+// The engine's entry, and the CLI's exec command: piscina outside both.
+const ENTRIES = [
+  { dir: join(ROOT, 'dist', 'engine', 'bundle'), name: 'engine-entry', input: 'dist/engine/engine-entry.js' },
+  { dir: join(ROOT, 'dist', 'cli', 'bundle'), name: 'exec-command', input: 'dist/cli/exec-command.js' },
+];
+for (const { dir, name, input } of ENTRIES) {
+  rmSync(dir, { recursive: true, force: true });
+  await bundleInto(dir, name, join(ROOT, input), [/^node:/, 'piscina'], `${name.split('-')[0]}-chunk`);
+}
 
 /** Bundles `input` into `<dir>/<name>.js` (and chunks), and lists the modules of dist/ it holds in `<name>.inputs.json`. */
 async function bundleInto(dir, name, input, external, chunkPrefix) {

@@ -1,22 +1,19 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { execCommandModule } from '../../../src/cli/run-cli.js';
 import { UsageError, isUsageError } from '../../../src/cli/parse-flags.js';
+import { bundleFixture } from '../../helpers/bundle-fixture.js';
 import { scratchDir } from '../../helpers/scratch.js';
 
 /** A package root whose exec bundle was built at `builtAt` from one module last written at `inputAt` (seconds). */
 function packageWith(builtAt: number, inputAt: number): { root: string; runCli: string } {
-  const root = scratchDir('exec-bundle');
-  mkdirSync(join(root, 'dist', 'cli', 'bundle'), { recursive: true });
-  const input = join(root, 'dist', 'cli', 'exec-command.js');
-  const bundle = join(root, 'dist', 'cli', 'bundle', 'exec-command.js');
-  writeFileSync(input, 'export {}');
-  writeFileSync(bundle, 'export {}');
-  writeFileSync(join(root, 'dist', 'cli', 'bundle', 'exec-command.inputs.json'), '["dist/cli/exec-command.js"]');
-  utimesSync(input, inputAt, inputAt);
-  utimesSync(bundle, builtAt, builtAt);
+  const root = bundleFixture({
+    bundle: 'dist/cli/bundle/exec-command.js',
+    input: 'dist/cli/exec-command.js',
+    builtAt,
+    inputAt,
+  });
   return { root, runCli: pathToFileURL(join(root, 'dist', 'cli', 'run-cli.js')).href };
 }
 

@@ -1,21 +1,11 @@
-import { mkdirSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isBundleFresh } from '../../../../src/thread-host/threads/thread-bundle.js';
+import { bundleFixture } from '../../../helpers/bundle-fixture.js';
 import { scratchDir } from '../../../helpers/scratch.js';
 
 /** A package root holding a bundle built at `builtAt` from one module last written at `inputAt` (seconds). */
 function packageWith(options: { builtAt: number; inputAt: number; inputs?: string }): string {
-  const root = scratchDir('thread-bundle');
-  mkdirSync(join(root, 'dist', 'worker'), { recursive: true });
-  const input = join(root, 'dist', 'index.js');
-  const bundle = join(root, 'dist', 'worker', 'thread-root.js');
-  writeFileSync(input, 'export {}');
-  writeFileSync(bundle, 'export {}');
-  writeFileSync(join(root, 'dist', 'worker', 'thread-root.inputs.json'), options.inputs ?? '["dist/index.js"]');
-  utimesSync(input, options.inputAt, options.inputAt);
-  utimesSync(bundle, options.builtAt, options.builtAt);
-  return root;
+  return bundleFixture({ bundle: 'dist/worker/thread-root.js', input: 'dist/index.js', ...options });
 }
 
 describe('whether threads start on the bundled start path', () => {

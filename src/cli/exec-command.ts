@@ -88,8 +88,8 @@ export const execCommand: Command = {
  * lists the runtimes that are available.
  */
 async function bootFor(runtime: string, cwd: string, isolation: 'process' | 'thread'): Promise<Host> {
-  // The host's modules load, and the engine's start learns the machine, while discovery reads
-  // the installed packages: ~100–180 ms each here, one after the other before.
+  // The host's modules load, and the engine's start learns the machine, beside discovery
+  // rather than after it (the modules come from exec's bundle: run-cli.ts).
   const [discovery, { bootHost, bootProcessHost }] = await Promise.all([
     discover({ cwd }),
     import('../host/boot-host.js').then(async (boot) => {

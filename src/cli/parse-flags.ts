@@ -1,9 +1,9 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** A command line a command cannot accept; the message names the flag or argument. */
 /** Marks a UsageError whichever copy of this module made it (the `exec` command's bundle has its own). */
 const USAGE_BRAND = Symbol.for('@plurnk/plurnk-execs.usage-error');
 
+/** A command line a command cannot accept; the message names the flag or argument. */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);

@@ -55,7 +55,8 @@ export function detectSandboxSupport(prefix: readonly string[] | null): SandboxS
 export async function detectSandboxSupportAhead(prefix: readonly string[] | null): Promise<void> {
   if (detected !== undefined) return;
   const program = setupProgram(await detectInitAhead());
-  if (program === 'sh') await detectSetupShellAhead();
+  // The `sh` setup's shell is asked for only when a setup command is built: under a namespace.
+  if (program === 'sh' && prefix !== null) await detectSetupShellAhead();
   const support = await runProbe(supportProbe(prefix, program));
   detected ??= support;
 }

@@ -1,6 +1,16 @@
 import { spawnSync, type StdioOptions } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, rmdirSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  rmdirSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,8 +38,8 @@ function runService(user: (typeof USERS)[number]) {
   if (user === 'nobody') for (const dir of [inside, outside]) chownSync(dir, 65534, 65534);
   const secret = `plurnk-secret-${randomUUID()}`;
   const config = JSON.stringify({ packageDirs: [COMMON, ...zooDirs('sync-buffer-bomb')], inside, outside, secret });
-  const node = [process.execPath, SERVICE, config];
-  const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', ...node];
+  const node = [user === 'nobody' ? nodeForNobody() : process.execPath, SERVICE, config];
+  const asNobody = [...AS_NOBODY, ...node];
   // `nobody` in the cgroups delegated to it (v1, where root may hand a subtree to a user), joined before it runs.
   const delegation = user === 'nobody' ? delegateCgroups() : [];
   const joined = user === 'nobody' ? ['sh', '-c', JOIN_THEN_RUN, 'join', ...delegation, '--', ...asNobody] : node;
@@ -62,6 +72,27 @@ function runService(user: (typeof USERS)[number]) {
   } finally {
     closeSync(held);
   }
+}
+
+const AS_NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'];
+
+/**
+ * A Node `nobody` can run, as the service and as its engines: this one, or a copy of it where
+ * this one lies in a directory closed to other users (CI installs Node 26 under `mktemp -d`,
+ * mode 0700; nvm under /root). A service whose engines cannot exec its Node fails to boot, and
+ * says so: "plurnk-execs-init: cannot run …/node: Permission denied".
+ */
+function nodeForNobody(): string {
+  const tried = spawnSync('setpriv', [...AS_NOBODY, 'sh', '-c', 'exec "$0" -e 0', process.execPath], {
+    stdio: 'ignore',
+  });
+  if (tried.status === 0) return process.execPath;
+  const dir = scratchDir('plurnk-sandbox-node');
+  chmodSync(dir, 0o755);
+  const copy = join(dir, 'node');
+  copyFileSync(process.execPath, copy);
+  chmodSync(copy, 0o755);
+  return copy;
 }
 
 /** `sh -c JOIN_THEN_RUN join <cgroup.procs>… -- <command>`: the shell writes itself into each, then execs the command. */

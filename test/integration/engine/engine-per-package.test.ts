@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { detectPidNamespace } from '../../../src/engine/engine-command.js';
-import type { ExecOutcome } from '../../../src/host/index.js';
+import type { ExecOutcome, Host } from '../../../src/host/index.js';
 import { engineOf, enginePids } from '../../helpers/engine-pids.js';
 import { handshake } from '../../helpers/handshake.js';
 import { zooDirs, zooHost } from '../../helpers/zoo.js';
@@ -23,6 +23,33 @@ const interact = async () => ({ status: 'cancelled' as const });
 function gateFile(): { path: string; open(): void; remove(): void } {
   const path = join(tmpdir(), `plurnk-gate-${randomUUID()}`);
   return { path, open: () => writeFileSync(path, ''), remove: () => rmSync(path, { force: true }) };
+}
+
+/**
+ * Runs the attacker's `command` with a gate file: its leaf writes once it is at work, then goes
+ * on until the gate opens. `during` runs meanwhile; the gate opens after it, and both outcomes
+ * are given.
+ */
+async function whileAttacking<T>(
+  host: () => Host,
+  command: string,
+  during: () => Promise<T>,
+): Promise<{ attacker: ExecOutcome; during: T }> {
+  const gate = gateFile();
+  const working = handshake();
+  try {
+    const attacker = host().exec({
+      runtime: TAG,
+      body: `${command} ${gate.path}`,
+      sinks: { write: () => working.resolve(), interact },
+    });
+    await working.promise;
+    const result = await during();
+    gate.open();
+    return { attacker: await attacker, during: result };
+  } finally {
+    gate.remove();
+  }
 }
 
 // Issue 24's attacks, each by a leaf of one package on its engine's channel to the service (fd 3,
@@ -105,16 +132,8 @@ describe('an engine per package: a leaf reaches its own runs and nothing else', 
 
   it('keeps another package’s exec frame, its environment included, from a leaf that reads its engine’s channel', async () => {
     const check = await engines();
-    const gate = gateFile();
-    const reading = handshake();
     const secret = randomUUID();
-    try {
-      const reader = host().exec({
-        runtime: TAG,
-        body: `read-frames ${gate.path}`,
-        sinks: { write: () => reading.resolve(), interact },
-      });
-      await reading.promise;
+    const { attacker: read } = await whileAttacking(host, 'read-frames', async () => {
       // Sent while the leaf reads fd 3 of its own engine in a loop: they go to another engine. (In
       // a shared engine the leaf races its engine's main thread for each frame, and takes one of
       // the first few: that run then never reaches the engine.)
@@ -125,16 +144,12 @@ describe('an engine per package: a leaf reaches its own runs and nothing else', 
           text: `mine ${secret}\n`,
         });
       }
-      gate.open();
-      const read = await reader;
-      // Nothing was sent to its own engine meanwhile: it read nothing, and its engine serves on.
-      expect({ status: read.result.status, text: read.channels.out?.text }).toEqual({
-        status: 200,
-        text: 'reading read 0 bytes: ',
-      });
-    } finally {
-      gate.remove();
-    }
+    });
+    // Nothing was sent to its own engine meanwhile: it read nothing, and its engine serves on.
+    expect({ status: read.result.status, text: read.channels.out?.text }).toEqual({
+      status: 200,
+      text: 'reading read 0 bytes: ',
+    });
     await check(false);
   });
 
@@ -157,28 +172,17 @@ describe('an engine per package: a leaf reaches its own runs and nothing else', 
     const check = await engines();
     const honest = await host().effect('sh', 'rm -rf ~');
     expect(honest).toBe('host');
-    const gate = gateFile();
-    const forging = handshake();
-    try {
-      const forger = host().exec({
-        runtime: TAG,
-        body: `forge-effects ${gate.path}`,
-        sinks: { write: () => forging.resolve(), interact },
-      });
-      await forging.promise;
-      const verdicts = await Promise.all(Array.from({ length: 40 }, () => host().effect('sh', 'rm -rf ~')));
-      gate.open();
-      expect(verdicts).toEqual(Array.from({ length: 40 }, () => honest));
-      // Its first verdict answered no call its engine was sent.
-      expect((await forger).result).toMatchObject({
-        status: 500,
-        problem: {
-          detail: expect.stringMatching(/an effect reply to call \d+, which is not in flight in this engine/),
-        },
-      });
-    } finally {
-      gate.remove();
-    }
+    const { attacker: forger, during: verdicts } = await whileAttacking(host, 'forge-effects', () =>
+      Promise.all(Array.from({ length: 40 }, () => host().effect('sh', 'rm -rf ~'))),
+    );
+    expect(verdicts).toEqual(Array.from({ length: 40 }, () => honest));
+    // Its first verdict answered no call its engine was sent.
+    expect(forger.result).toMatchObject({
+      status: 500,
+      problem: {
+        detail: expect.stringMatching(/an effect reply to call \d+, which is not in flight in this engine/),
+      },
+    });
     await check(true);
   });
 
@@ -225,39 +229,28 @@ describe('packages a service groups into one engine', () => {
   });
 
   it('settles a run whose exec frame a leaf of its own engine took off the channel, in bounded time', async () => {
-    const gate = gateFile();
-    const reading = handshake();
-    try {
-      const reader = host().exec({
-        runtime: TAG,
-        body: `read-frames ${gate.path}`,
-        sinks: { write: () => reading.resolve(), interact },
-      });
-      await reading.promise;
-      // Runs of its own engine while it reads: the engine's main thread reads the same fd, so a
-      // frame may still reach it (that run settles 200); the first the leaf takes never does.
-      let taken: ExecOutcome | undefined;
-      for (let attempt = 0; attempt < 10 && taken === undefined; attempt += 1) {
+    // Runs of its own engine while it reads: the engine's main thread reads the same fd, so a
+    // frame may still reach it (that run settles 200); the first the leaf takes never does.
+    const { attacker: reader, during: taken } = await whileAttacking(host, 'read-frames', async () => {
+      for (let attempt = 0; attempt < 10; attempt += 1) {
         const out = await host().exec({ runtime: TAG, body: 'whoami' });
-        if (out.result.status !== 200) taken = out;
+        if (out.result.status !== 200) return out;
       }
-      gate.open();
-      expect(taken).toMatchObject({
-        outcome: 'leaf-fault',
-        result: {
-          status: 500,
-          problem: {
-            type: expect.stringMatching(/\/engine-unresponsive$/),
-            detail: expect.stringMatching(/was not acknowledged within 2000ms/),
-          },
+      return undefined;
+    });
+    expect(taken).toMatchObject({
+      outcome: 'leaf-fault',
+      result: {
+        status: 500,
+        problem: {
+          type: expect.stringMatching(/\/engine-unresponsive$/),
+          detail: expect.stringMatching(/was not acknowledged within 2000ms/),
         },
-      });
-      // The reader's run settles too: with its engine, or first, its thread spinning past
-      // limits.unresponsiveMs (500 executor-unresponsive).
-      expect((await reader).result.status).toBe(500);
-      expect((await host().exec({ runtime: 'healthy', body: 'again' })).channels.out?.text).toBe('again');
-    } finally {
-      gate.remove();
-    }
+      },
+    });
+    // The reader's run settles too: with its engine, or first, its thread spinning past
+    // limits.unresponsiveMs (500 executor-unresponsive).
+    expect(reader.result.status).toBe(500);
+    expect((await host().exec({ runtime: 'healthy', body: 'again' })).channels.out?.text).toBe('again');
   });
 });

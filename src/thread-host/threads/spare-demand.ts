@@ -41,6 +41,11 @@ export class SpareDemand {
     this.reach(this.inFlight + 1);
   }
 
+  /** Runs of the tag in flight now: lent a thread, or waiting for one. */
+  get runs(): number {
+    return this.inFlight;
+  }
+
   /** Spares wanted now. */
   wanted(): number {
     this.decay();

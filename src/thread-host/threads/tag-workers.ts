@@ -1,5 +1,6 @@
 import type { RecyclePolicy } from '../../model/host-types.js';
 import type { ThreadCounts } from '../../model/observe/host-stats.js';
+import { ThreadTable } from './thread-table.js';
 import { Retirements } from './retirements.js';
 import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason, sparesTarget } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
@@ -11,17 +12,6 @@ import { WorkerHandle, type WorkerSpec } from './worker-handle.js';
 export type { Purpose } from './handoffs.js';
 
 /**
- * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
- * perhaps still `starting` — warming up — inside its handle) or `busy` (lent out). A retired
- * thread leaves the table; its handle goes `retiring`, then `dead` (see {@link WorkerHandle.state}).
- */
-interface ThreadEntry {
-  state: 'idle' | 'busy';
-  /** Lent to a run: its release starts a spare when none is left. */
-  lentToRun: boolean;
-}
-
-/**
  * The threads of one runtime tag. Every run gets a thread of its own (runs of one tag may be
  * in flight together); under `'each-run'` a thread that ran a run is retired, so no run ever
  * sees an earlier run's `this` or module state. Never-used threads are kept warm as spares so
@@ -29,12 +19,12 @@ interface ThreadEntry {
  * lately needed (spare-demand.ts), within the host's spare budget, none once the tag went
  * unused long enough. Spares a run took are replaced when that run's thread is given back, not
  * while it runs: on a 2-core machine a thread starting beside a run slowed that run ~2× (the
- * recycle benchmark). Retiring and replacing happen a turn after the release, off the path of
- * the EXEC that gave it back; spares start side by side, as start slots allow.
+ * recycle benchmark) — unless the run waits for its own thread's start (startedFor). Retiring
+ * and replacing happen a turn after the release, off the path of the EXEC that gave it back;
+ * spares start side by side, as start slots allow.
  */
 export class TagWorkers {
-  /** Every live thread of the tag, idle ones in the order they were given back (the policy reads that order). */
-  private readonly threads = new Map<WorkerHandle, ThreadEntry>();
+  private readonly threads = new ThreadTable();
   private readonly retiring: Retirements;
   /** Spares holding a unit of the host's spare budget, until a run takes them or they are retired. */
   private readonly budgeted = new Set<WorkerHandle>();
@@ -43,8 +33,11 @@ export class TagWorkers {
   private readonly uncharged = new WeakSet<WorkerHandle>();
   /** Tasks of the tag waiting in the admission queue. */
   private readonly handoffs = new Handoffs();
-  /** Holds a release's retirement and new spares while other runs of the tag are in flight (burst-quiet.ts). */
-  private readonly quiet = new BurstQuiet(() => [...this.threads.values()].filter((entry) => entry.lentToRun).length);
+  /**
+   * Holds a release's retirement and new spares while other runs of the tag run (burst-quiet.ts):
+   * a run waiting for its thread to start is not running, and holds nothing back.
+   */
+  private readonly quiet = new BurstQuiet(() => this.threads.running());
   private readonly idleWatch: NodeJS.Timeout;
   private closed = false;
 
@@ -97,7 +90,21 @@ export class TagWorkers {
       release();
       return idle;
     }
-    return this.lend(this.start(release, 1), purpose);
+    return this.startedFor(this.lend(this.start(release, 1), purpose), purpose);
+  }
+
+  /**
+   * The one run of the tag in flight (no other holds a thread or waits for one), lent a thread
+   * that is still starting and that its recycle policy retires after the run, with no spare
+   * left: one spare starts beside it now, in a start slot left, rather than after the release
+   * (back-to-back runs under `'each-run'` then keep two starts going, the bound the load
+   * benchmark measures, instead of one at a time).
+   */
+  private startedFor(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
+    if (purpose !== 'run' || handle.loaded) return handle;
+    const usedUp = retireReason({ closed: false, poisoned: false, dead: false, runs: handle.runs + 1 }, this.recycle);
+    if (usedUp !== undefined && this.demand.runs === 1 && this.threads.spares().length === 0) this.topUpSpares(1);
+    return handle;
   }
 
   /**
@@ -135,7 +142,7 @@ export class TagWorkers {
     this.closed = true;
     clearInterval(this.idleWatch);
     this.quiet.flush();
-    const all = [...this.inState('idle'), ...this.inState('busy')];
+    const all = [...this.threads.inState('idle'), ...this.threads.inState('busy')];
     this.threads.clear();
     for (const handle of all) void this.retiring.retire(handle, 'host-closed', Promise.resolve(), true);
     await this.retiring.settled();
@@ -152,20 +159,15 @@ export class TagWorkers {
 
   /** The tag's threads by state, for `host.stats()`. */
   counts(): ThreadCounts {
-    const counts = { starting: 0, idle: 0, busy: 0, retiring: this.retiring.size, spares: 0 };
-    for (const [handle, { state }] of this.threads) {
-      counts[state === 'busy' ? 'busy' : handle.state === 'starting' ? 'starting' : 'idle'] += 1;
-      if (state === 'idle' && handle.runs === 0) counts.spares += 1;
-    }
-    return counts;
+    return this.threads.counts(this.retiring.size);
   }
 
   /** Thread ids by role, for tests and diagnostics. */
   snapshot(): { available: number[]; busy: number[]; spare: number | undefined } {
-    const idle = this.inState('idle');
+    const idle = this.threads.inState('idle');
     return {
       available: idle.map((h) => h.threadId),
-      busy: this.inState('busy').map((h) => h.threadId),
+      busy: this.threads.inState('busy').map((h) => h.threadId),
       spare: idle.find((h) => h.runs === 0)?.threadId,
     };
   }
@@ -173,13 +175,13 @@ export class TagWorkers {
   /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
   private takeIdle(purpose: Purpose): WorkerHandle | undefined {
     this.pruneDead();
-    const idle = this.inState('idle');
+    const idle = this.threads.inState('idle');
     const index = pickThread(idle);
     if (index === -1) return undefined;
     const handle = idle[index]!;
     // A run that has to wait for its spare to finish starting wanted one more spare.
     if (purpose === 'run' && handle.runs === 0 && handle.state === 'starting') this.demand.late();
-    return this.lend(handle, purpose);
+    return this.startedFor(this.lend(handle, purpose), purpose);
   }
 
   /** Marks `handle` lent out for `purpose`. */
@@ -222,14 +224,9 @@ export class TagWorkers {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
   }
 
-  /** The threads in `state`; idle ones in the order they were given back. */
-  private inState(state: ThreadEntry['state']): WorkerHandle[] {
-    return [...this.threads].filter(([, entry]) => entry.state === state).map(([handle]) => handle);
-  }
-
   /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
   private pruneDead(): void {
-    for (const handle of this.inState('idle')) {
+    for (const handle of this.threads.inState('idle')) {
       if (handle.deathReason === undefined) continue;
       this.threads.delete(handle);
       void this.retiring.retire(handle, 'crashed', Promise.resolve(), true);
@@ -244,7 +241,7 @@ export class TagWorkers {
    */
   private watchIdle(): void {
     this.shrinkSpares();
-    for (const handle of this.inState('idle')) {
+    for (const handle of this.threads.inState('idle')) {
       const load = handle.judgeIdleLoad();
       if (load?.retire !== true) continue;
       this.threads.delete(handle);
@@ -257,13 +254,14 @@ export class TagWorkers {
   /**
    * Starts spares until the tag has as many as its demand wants (thread-policy.ts), each while a
    * start slot is free now and the host's spare budget allows: a spare never waits in the queue
-   * ahead of a task. Called when a run's thread is given back and when a start finishes.
+   * ahead of a task. Called when a run's thread is given back and when a start finishes (and
+   * for at `most` one, beside a lone run's start).
    */
-  private topUpSpares(): void {
+  private topUpSpares(most = Infinity): void {
     if (this.closed) return;
-    const idle = this.inState('idle');
-    const spares = idle.filter((handle) => handle.runs === 0).length;
-    for (let missing = sparesTarget(idle, this.demand.wanted()) - spares; missing > 0; missing--) {
+    const idle = this.threads.inState('idle');
+    const spares = this.threads.spares().length;
+    for (let missing = Math.min(most, sparesTarget(idle, this.demand.wanted()) - spares); missing > 0; missing--) {
       if (!this.admission.spares.budget.tryTake()) return;
       const release = this.admission.gate.tryEnter(this.spec.boot.tag, true);
       if (release === undefined) {
@@ -285,8 +283,8 @@ export class TagWorkers {
 
   /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
   private shrinkSpares(): void {
-    const idle = this.inState('idle');
-    const spares = idle.filter((handle) => handle.runs === 0);
+    const idle = this.threads.inState('idle');
+    const spares = this.threads.spares();
     const excess = spares.length - sparesTarget(idle, this.demand.wanted());
     for (const handle of spares.slice(0, Math.max(0, excess))) {
       this.threads.delete(handle);

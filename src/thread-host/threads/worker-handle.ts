@@ -48,6 +48,8 @@ export class WorkerHandle {
   readonly startedAt = Date.now();
   /** Runs this thread has executed (probes and effects do not count). */
   runs = 0;
+  /** Warm-up tasks the thread answered ({@link warmUp}): for tests and diagnostics. */
+  warmUps = 0;
   private readonly pool: Piscina<ThreadOpen<MessagePort>, void>;
   /** The thread's event-loop load while it has no task. */
   private readonly idleLoad: IdleLoadMeter;
@@ -196,12 +198,13 @@ export class WorkerHandle {
    * port: such a group is the thread's, reaped when the thread is retired (or the host closes).
    * Resolves when the warm-up ended (every warm task awaits the leaf's load, so the leaf is
    * loaded, or failed to load, by then); never rejects, and a thread that dies meanwhile is
-   * handled like any other death. The start gate holds a start's slot until then.
+   * handled like any other death. The start gate holds a start's slot until then. A spare a task
+   * took while it warmed up stops after the first (the leaf is loaded by then): the task goes next.
    */
   warmUp(runs = WARM_UP_RUNS): Promise<void> {
     return (async () => {
       this.idleLoad.stop();
-      for (let i = 0; i < runs && this.alive; i++) {
+      for (let i = 0; i < runs && this.alive && (i === 0 || this.phase !== 'busy'); i++, this.warmUps++) {
         const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), { channel: this.sinks });
@@ -252,10 +255,9 @@ export class WorkerHandle {
     return ended;
   }
 
-  /** The thread has no task from now on (it was given back, or finished warming up): its idle load is measured from here. */
+  /** The thread has no task from now on (given back, or warmed up): its idle load is measured from here; given back while it warms up, it is a spare again. */
   markIdle(): void {
     if (!this.alive) return;
-    // Given back while still warming up: it is a spare again, idle once the warm-up ends.
     if (this.warming !== undefined) {
       this.phase = 'starting';
       return;
@@ -271,11 +273,9 @@ export class WorkerHandle {
   }
 
   /**
-   * The share of wall time the thread's event loop was busy since it became idle or was last
-   * sampled (0–1), and whether the idle-load policy retires it for that (thread-policy.ts);
-   * undefined while it has a task or is warming up. Read from the host
-   * (`worker.performance.eventLoopUtilization`), so a leaf cannot fake it; a thread stuck in
-   * synchronous code counts as fully busy.
+   * The share of wall time (0–1) the thread's event loop was busy since it became idle or was last
+   * sampled, and whether the idle-load policy retires it for that (thread-policy.ts); undefined
+   * while it has a task or warms up. Read from the host, so a leaf cannot fake it.
    */
   judgeIdleLoad(): { utilization: number; retire: boolean } | undefined {
     if (this.phase !== 'idle' || this.warming !== undefined) return undefined;

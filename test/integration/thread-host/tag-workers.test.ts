@@ -47,9 +47,13 @@ describe('TagWorkers', () => {
 
   it("keeps a warm spare under 'each-run', hands it to the next run, and retires a thread that ran", async () => {
     const tag = open('each-run');
+    await warmSpares(tag, 0);
+    await tag.release(await tag.acquire('run'), { ranRun: true, poisoned: false });
+    await warmSpares(tag, 1);
     const first = await tag.acquire('run');
-    // The spare is started when the run gives its thread back, so it never competes with the run.
-    expect(tag.snapshot().spare).toBeUndefined();
+    // A run on a warm spare: its replacement starts when the run gives the thread back, never beside it.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(tag.counts()).toMatchObject({ busy: 1, starting: 0, idle: 0, spares: 0 });
     await tag.release(first, { ranRun: true, poisoned: false });
     expect(first.deathReason).toBe('the host retired the worker thread');
     const spare = tag.snapshot().spare;
@@ -63,6 +67,8 @@ describe('TagWorkers', () => {
 
   it('retires a burst’s threads and starts their replacements only once the last run of the burst gave its thread back', async () => {
     const tag = open('each-run', spares(4));
+    await burst(tag, 2);
+    await warmSpares(tag, 2);
     const first = await tag.acquire('run');
     const second = await tag.acquire('run');
     const released = tag.release(first, { ranRun: true, poisoned: false });
@@ -101,6 +107,59 @@ describe('TagWorkers', () => {
     // A run after that starts its own thread, and wants a spare again.
     await burst(tag, 1);
     await expect.poll(() => tag.snapshot().available.length, { timeout: 20_000 }).toBe(1);
+  });
+
+  it("starts one spare beside a lone run under 'each-run' that waits for its own thread, in a slot its tag's share leaves", async () => {
+    // One start per tag and two host-wide, as on 2 cores: back-to-back runs keep both busy.
+    const gate = new StartGate({ threadStarts: 2, threadStartsPerTag: 1 });
+    const tag = open('each-run', { ...spares(16), gate });
+    await warmSpares(tag, 0);
+    const first = await tag.acquire('run');
+    expect(first.loaded).toBe(false);
+    expect(gate.snapshot()).toEqual({ starting: 2, waiting: 0 });
+    expect(tag.counts()).toMatchObject({ busy: 1, starting: 1, spares: 1 });
+    const spare = tag.snapshot().spare!;
+    await tag.release(first, { ranRun: true, poisoned: false });
+    // The next run, right behind, takes the spare that started beside the first.
+    const second = await tag.acquire('run');
+    expect(second.threadId).toBe(spare);
+    await tag.release(second, { ranRun: true, poisoned: false });
+  });
+
+  it("starts no spare beside a run whose thread the policy keeps ('never'), and one at most beside a burst", async () => {
+    const kept = open('never');
+    await warmSpares(kept, 0);
+    const run = await kept.acquire('run');
+    expect(kept.counts()).toMatchObject({ busy: 1, starting: 0, spares: 0 });
+    await kept.release(run, { ranRun: true, poisoned: false });
+    await kept.close();
+    const tag = open('each-run', spares(16));
+    await warmSpares(tag, 0);
+    const handles = await Promise.all([tag.acquire('run'), tag.acquire('run'), tag.acquire('run')]);
+    // Only the first, alone when it was lent its thread, had a start beside it (which the others may have taken).
+    const { busy, starting, idle } = tag.counts();
+    expect(busy).toBe(3);
+    expect(busy + starting + idle).toBeLessThanOrEqual(4);
+    await Promise.all(handles.map((handle) => tag.release(handle, { ranRun: true, poisoned: false })));
+  });
+
+  it('stops warming up a spare a run took at the first warm-up: the run goes next', async () => {
+    const tag = open('each-run', spares(16));
+    await warmSpares(tag, 0);
+    await tag.release(await tag.acquire('run'), { ranRun: true, poisoned: false });
+    // The spare started by that release is taken at once, while it still warms up.
+    const taken = await tag.acquire('run');
+    expect(taken.runs).toBe(0);
+    expect(taken.loaded).toBe(false);
+    await expect.poll(() => taken.loaded, { timeout: 20_000 }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(taken.warmUps).toBe(1);
+    await tag.release(taken, { ranRun: true, poisoned: false });
+    // A spare nobody took gets all three.
+    const spare = await tag.acquire('call');
+    void tag.release(spare, { ranRun: false, poisoned: false });
+    await expect.poll(() => spare.state, { timeout: 20_000 }).toBe('idle');
+    expect(spare.warmUps).toBe(3);
   });
 
   it('hands a thread given back to a run waiting in the admission queue, without waiting for a start slot', async () => {

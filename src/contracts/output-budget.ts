@@ -17,28 +17,34 @@ export interface OutputBudget {
 
 /** A budget of `limitBytes` UTF-8 bytes. */
 export function createOutputBudget(limitBytes: number): OutputBudget {
-  let used = 0;
-  let exceeded = false;
-  return {
-    get used() {
-      return used;
-    },
-    get exceeded() {
-      return exceeded;
-    },
-    take(chunk) {
-      if (exceeded) return '';
-      const size = Buffer.byteLength(chunk, 'utf8');
-      if (used + size <= limitBytes) {
-        used += size;
-        return chunk;
-      }
-      exceeded = true;
-      const kept = utf8Prefix(chunk, limitBytes - used);
-      used += Buffer.byteLength(kept, 'utf8');
-      return kept;
-    },
-  };
+  return new ByteBudget(limitBytes);
+}
+
+/**
+ * One budget per run on each side of the thread: a class, not an object literal with getters
+ * over a closure. Each such literal made a map of its own in V8's old space, which held the
+ * run's closures (and so its whole context) through every young-generation collection: they
+ * were promoted and filled the old space, at every EXEC. The same holds for every per-run
+ * object of the host (group-claims.ts, control-port.ts, sink-port.ts).
+ */
+class ByteBudget implements OutputBudget {
+  used = 0;
+  exceeded = false;
+
+  constructor(private readonly limitBytes: number) {}
+
+  take(chunk: string): string {
+    if (this.exceeded) return '';
+    const size = Buffer.byteLength(chunk, 'utf8');
+    if (this.used + size <= this.limitBytes) {
+      this.used += size;
+      return chunk;
+    }
+    this.exceeded = true;
+    const kept = utf8Prefix(chunk, this.limitBytes - this.used);
+    this.used += Buffer.byteLength(kept, 'utf8');
+    return kept;
+  }
 }
 
 /** The longest prefix of `text` whose UTF-8 encoding fits in `maxBytes`, never cutting a character. */

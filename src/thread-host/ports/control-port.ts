@@ -82,28 +82,42 @@ export function openControlPort(
   const unbind = port.bind({ receive, undeliverable: (error) => onThrow?.(error), onThrow });
   const drain = guardListener(() => port.drain(), onThrow);
   let open = true;
-  return {
-    workerPort: port.workerPort,
-    task,
-    started,
-    groups: claims.groups,
-    get refusedGroups() {
-      return claims.refused;
-    },
-    get startedGroups() {
-      return claims.started;
-    },
-    get firstGroup() {
-      return claims.first;
-    },
-    abort: (reason) => send({ type: 'abort', task, reason: encodeAbortReason(reason) }),
-    drain,
-    close: () => {
-      if (!open) return;
-      open = false;
-      drain();
-      unbind();
-      if (channel === undefined) port.close();
-    },
+  const close = () => {
+    if (!open) return;
+    open = false;
+    drain();
+    unbind();
+    if (channel === undefined) port.close();
   };
+  const abort = (reason: unknown) => send({ type: 'abort', task, reason: encodeAbortReason(reason) });
+  return new TaskControl(port.workerPort, task, started, claims, abort, drain, close);
+}
+
+/** One task's control port: a class, for a per-run object with getters (contracts/output-budget.ts says why). */
+class TaskControl implements ControlPort {
+  constructor(
+    readonly workerPort: MessagePort,
+    readonly task: number,
+    readonly started: Promise<void>,
+    private readonly claims: GroupClaims,
+    readonly abort: (reason: unknown) => void,
+    readonly drain: () => void,
+    readonly close: () => void,
+  ) {}
+
+  get groups(): ReadonlySet<number> {
+    return this.claims.groups;
+  }
+
+  get refusedGroups(): number {
+    return this.claims.refused;
+  }
+
+  get startedGroups(): number {
+    return this.claims.started;
+  }
+
+  get firstGroup(): number | undefined {
+    return this.claims.first;
+  }
 }

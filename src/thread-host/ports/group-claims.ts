@@ -49,41 +49,45 @@ export interface GroupClaims {
  * their channel (the namespace sweep calls it before it reads who owns what).
  */
 export function openGroupClaims(marker: string, drain?: () => void): GroupClaims {
-  const sinceTicks = markTicksSinceBoot();
-  const groups = new Set<number>();
-  // A group already gone when its report is judged was started too (a child that exited at once).
-  const counted = new Set<number>();
-  let refused = 0;
-  let first: number | undefined;
-  const close = holdClaim({ marker, groups, drain });
-  const claims: GroupClaims = {
-    groups,
-    get refused() {
-      return refused;
-    },
-    get started() {
-      return counted.size;
-    },
-    get first() {
-      return first;
-    },
-    claim(pgid) {
-      if (first === undefined && Number.isSafeInteger(pgid) && pgid > 1) first = pgid;
-      if (groups.has(pgid)) return undefined;
-      const why = judge(claims, pgid, marker, sinceTicks());
-      if (why === undefined) groups.add(pgid);
-      else refused += 1;
-      if ((why === undefined || why === null) && counted.size < COUNT_AT) counted.add(pgid);
-      return why;
-    },
-    take() {
-      const taken = [...groups];
-      groups.clear();
-      return taken;
-    },
-    close,
-  };
-  return claims;
+  return new TaskClaims(marker, drain);
+}
+
+/** One task's or thread's claims: a class, for a per-run object with getters (output-budget.ts says why). */
+class TaskClaims implements GroupClaims {
+  readonly groups = new Set<number>();
+  refused = 0;
+  first: number | undefined;
+  readonly close: () => void;
+  private readonly sinceTicks = markTicksSinceBoot();
+  /** Groups counted as started: a group already gone when its report is judged was started too (a child that exited at once). */
+  private readonly counted = new Set<number>();
+
+  constructor(
+    private readonly marker: string,
+    drain: (() => void) | undefined,
+  ) {
+    this.close = holdClaim({ marker, groups: this.groups, drain });
+  }
+
+  get started(): number {
+    return this.counted.size;
+  }
+
+  claim(pgid: number): string | null | undefined {
+    if (this.first === undefined && Number.isSafeInteger(pgid) && pgid > 1) this.first = pgid;
+    if (this.groups.has(pgid)) return undefined;
+    const why = judge(this, pgid, this.marker, this.sinceTicks());
+    if (why === undefined) this.groups.add(pgid);
+    else this.refused += 1;
+    if ((why === undefined || why === null) && this.counted.size < COUNT_AT) this.counted.add(pgid);
+    return why;
+  }
+
+  take(): number[] {
+    const taken = [...this.groups];
+    this.groups.clear();
+    return taken;
+  }
 }
 
 function judge(

@@ -219,20 +219,28 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
     for (let queued = port.take(); queued !== undefined; queued = port.take()) receive(queued.message);
   }, failed);
   let open = true;
-  return {
-    workerPort: port.workerPort,
-    get overflowed() {
-      return closed;
-    },
-    drain,
-    close: () => {
-      if (!open) return;
-      open = false;
-      while (port.take() !== undefined);
-      unbind();
-      if (channel === undefined) port.close();
-    },
+  const close = () => {
+    if (!open) return;
+    open = false;
+    while (port.take() !== undefined);
+    unbind();
+    if (channel === undefined) port.close();
   };
+  return new RunSinks(port.workerPort, () => closed, drain, close);
+}
+
+/** One run's sink port: a class, for a per-run object with a getter (contracts/output-budget.ts says why). */
+class RunSinks implements SinkPort {
+  constructor(
+    readonly workerPort: MessagePort,
+    private readonly isClosed: () => boolean,
+    readonly drain: () => void,
+    readonly close: () => void,
+  ) {}
+
+  get overflowed(): boolean {
+    return this.isClosed();
+  }
 }
 
 /** Messages past the budget still served: a thread that stopped at the budget still posts its flush. */

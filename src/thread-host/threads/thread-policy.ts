@@ -10,18 +10,27 @@ import type { RetireReason } from '../../model/observe/observe-events.js';
 export interface ThreadFacts {
   /** Runs the thread has executed (probes and effect calls do not count). */
   readonly runs: number;
+  /** `'starting'` while a new thread still warms up (WorkerHandle.state). */
+  readonly state?: string;
 }
 
 /**
  * Index of the idle thread the next task takes, or -1 to start a new one: the most-used
  * reusable thread first (the last given back among equals), so reuse stays on few threads
  * and the never-used spare is taken only when no used thread is idle. Under `'each-run'` no
- * used thread is ever idle, so this is the spare.
+ * used thread is ever idle, so this is a spare: a warm one before one still starting (the
+ * newest spare is often the one just started, and a run that took it waited for its start
+ * while a warm spare sat idle).
  */
 export function pickThread(idle: readonly ThreadFacts[]): number {
   let best = -1;
-  for (let i = 0; i < idle.length; i++) if (best === -1 || idle[i]!.runs >= idle[best]!.runs) best = i;
+  for (let i = 0; i < idle.length; i++) if (best === -1 || rank(idle[i]!) >= rank(idle[best]!)) best = i;
   return best;
+}
+
+/** More runs first; among equals, a warm thread before one still starting. */
+function rank(thread: ThreadFacts): number {
+  return thread.runs * 2 + (thread.state === 'starting' ? 0 : 1);
 }
 
 /** Why a thread given back is retired rather than kept idle. */

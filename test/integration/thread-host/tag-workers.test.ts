@@ -143,6 +143,22 @@ describe('TagWorkers', () => {
     await Promise.all(handles.map((handle) => tag.release(handle, { ranRun: true, poisoned: false })));
   });
 
+  it('hands a run a warm spare before a newer one still starting', async () => {
+    const tag = open('each-run', spares(16));
+    await burst(tag, 2);
+    await warmSpares(tag, 2);
+    const [older, newer] = tag.snapshot().available;
+    // The run on the newer warm spare gives it back: the spare that replaces it is still starting.
+    const first = await tag.acquire('run');
+    expect(first.threadId).toBe(newer);
+    await tag.release(first, { ranRun: true, poisoned: false });
+    expect(tag.counts()).toMatchObject({ idle: 1, starting: 1, spares: 2 });
+    const second = await tag.acquire('run');
+    expect(second.threadId).toBe(older);
+    expect(second.loaded).toBe(true);
+    await tag.release(second, { ranRun: true, poisoned: false });
+  });
+
   it('stops warming up a spare a run took at the first warm-up: the run goes next', async () => {
     const tag = open('each-run', spares(16));
     await warmSpares(tag, 0);

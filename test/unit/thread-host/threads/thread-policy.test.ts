@@ -21,6 +21,25 @@ describe('pickThread', () => {
   ])('%s', (_, threads, index) => {
     expect(pickThread(threads)).toBe(index);
   });
+
+  it.each([
+    ['a warm spare before a newer one still starting', ['idle', 'starting'], 0],
+    ['a warm spare before an older one still starting', ['starting', 'idle'], 1],
+    ['the last of the warm spares', ['idle', 'starting', 'idle', 'starting'], 2],
+    ['the last spare when all are still starting', ['starting', 'starting'], 1],
+  ])('%s', (_, states, index) => {
+    expect(pickThread(states.map((state) => ({ runs: 0, state })))).toBe(index);
+  });
+
+  it('a used thread before a warm spare', () => {
+    expect(
+      pickThread([
+        { runs: 0, state: 'idle' },
+        { runs: 1, state: 'idle' },
+        { runs: 0, state: 'starting' },
+      ]),
+    ).toBe(1);
+  });
 });
 
 describe('shouldRetire', () => {

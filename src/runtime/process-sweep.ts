@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { groupHasAnyProcess } from './process-group.js';
-import { lastAllocatedPid, readProcFile, readProcRow, readProcTable, type ProcRow } from './proc-table.js';
+import {
+  lastAllocatedPid,
+  readProcFile,
+  readProcRow,
+  readProcTable,
+  type PidRange,
+  type ProcRow,
+} from './proc-table.js';
 import { RUN_MARKER } from './run-marker.js';
 
 /** How often a sweep looks again for living targets while it waits. */
@@ -134,12 +141,12 @@ async function waitForExit(target: SweepTarget, ms: number, kill = false): Promi
 }
 
 /** Which pids a sweep of `target` reads: those allocated since its first process, while that is a window ({@link SweepTarget.firstPid}); all otherwise. */
-function pidWindow(target: SweepTarget): ((pid: number) => boolean) | undefined {
+function pidWindow(target: SweepTarget): PidRange | undefined {
   const { firstPid, since } = target;
   if (firstPid === undefined || since === undefined || Date.now() - since > PID_WINDOW_MS) return undefined;
   const last = lastAllocatedPid();
   if (last === undefined || last < firstPid) return undefined;
-  return (pid) => pid >= firstPid && pid <= last;
+  return { first: firstPid, last };
 }
 
 let bootEpochMs: number | undefined;

@@ -42,9 +42,11 @@ try {
   report.privileges = await run('sh', "grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs):' /proc/self/status");
   report.writes = await run('sh', `touch ${outside}/by-a-child; touch ${inside}/by-a-child && echo inside written`);
   report.devices = await run('sh', "ls /dev | tr '\\n' ' '");
+  // The service's fd 40 is the `inside` directory: a process here whose fd 40 is that same file
+  // (device and inode) holds it. Another fd 40 is the process's own (the engine has dozens).
   report.fds = await run(
     'sh',
-    'for p in $$ $PPID 1; do [ -e /proc/$p/fd/40 ] && echo "$p holds fd 40"; done; echo looked',
+    `service=$(stat -c %d:%i ${inside}); for p in $$ $PPID 1; do [ -e /proc/$p/fd/40 ] && [ "$(stat -L -c %d:%i /proc/$p/fd/40)" = "$service" ] && echo "$p holds the service's fd 40"; done; echo looked`,
   );
   // One unmount: a second would take the machine's /proc it uncovered, too.
   report.proc = await run(

@@ -9,11 +9,24 @@ export interface ProxiedSinks {
   readonly sinks: Pick<ExecArgs, 'write' | 'setState' | 'emit' | 'interact' | 'entry'>;
   /** Resolves once the host has applied every sink call made before it. */
   flush(): Promise<void>;
+  /**
+   * The end of a run's calls: a {@link flush} barrier when more than {@link TAKEN_AT_REPLY}
+   * messages were posted since the last one; else none, since the host takes that many from the
+   * port when the run's reply reaches it (they were queued there before the reply was posted).
+   */
+  settle(): Promise<void>;
   /** Ends the run's use of the channel: later calls of its sinks post nothing. */
   close(): void;
 }
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+
+/**
+ * How many sink messages a run may leave unflushed behind its reply: the host applies them from
+ * the port, synchronously, when the reply arrives (execute-run.ts), and a barrier would cost the
+ * run one more round trip to the host's main thread (~0.1–0.5 ms, most of it waking it).
+ */
+export const TAKEN_AT_REPLY = 32;
 
 /** Requests awaiting their answer, by id: ids are unique in the thread, whatever run made them. */
 const pending = new Map<number, Pending>();
@@ -58,11 +71,11 @@ export function proxySinks(
     if (sent++ === budget) onOverBudget();
     return false;
   };
-  // Whether anything reached the host since the last flush: a run that wrote nothing needs no barrier.
-  let posted = false;
+  // Messages that reached the host since the last flush: a run that wrote nothing needs no barrier.
+  let unflushed = 0;
   const post = (call: SinkCall | SinkWrite) => {
     if (!spend()) return;
-    posted = true;
+    unflushed += 1;
     try {
       port.postMessage(call);
     } catch {
@@ -79,7 +92,7 @@ export function proxySinks(
         ),
       );
     listen(port);
-    posted = true;
+    unflushed += 1;
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -110,13 +123,18 @@ export function proxySinks(
         }
       : {}),
   };
+  const flush = async () => {
+    // Past the budget the host may have closed the port: no barrier would ever be answered.
+    if (unflushed === 0 || sent >= budget) return;
+    const barrier = request((id) => ['flush', id]);
+    unflushed = 0;
+    await barrier;
+  };
   return {
     sinks,
-    async flush() {
-      // Past the budget the host may have closed the port: no barrier would ever be answered.
-      if (!posted || sent >= budget) return;
-      posted = false;
-      await request((id) => ['flush', id]);
+    flush,
+    async settle() {
+      if (unflushed > TAKEN_AT_REPLY) await flush();
     },
     close: () => {
       closed = true;

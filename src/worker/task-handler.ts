@@ -177,8 +177,8 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
 /**
  * Runs one EXEC with proxied sinks, read-only args and capped output. An error escaping the
  * leaf ends the wait for its result at once. Callbacks the leaf queued are drained before the
- * flush barrier, which runs whatever happened: output written before a fault is kept, and
- * nothing the leaf wrote may arrive after its result.
+ * sinks settle (a flush barrier past a few messages), which runs whatever happened: output
+ * written before a fault is kept, and nothing the leaf wrote may arrive after its result.
  */
 async function run(
   executor: BaseExecutor,
@@ -221,7 +221,7 @@ async function run(
   } finally {
     await drainQueuedCallbacks(timersAtStart);
     restoreEnv();
-    await proxied.flush();
+    await proxied.settle();
     proxied.close();
   }
 }

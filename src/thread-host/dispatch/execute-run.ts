@@ -70,8 +70,9 @@ export interface RunEnd {
 
 /**
  * Runs one EXEC in `handle`'s thread over its control and sink channels, and turns whatever
- * happens into exactly one result. The worker's reply comes after its flush barrier, so every
- * sink call the leaf made is applied when the reply is read. An abort, a deadline or broken
+ * happens into exactly one result. What the leaf posted on its sinks is applied before the
+ * reply is read: past a few messages the reply comes after the worker's flush barrier, and the
+ * few left are taken from the port when it arrives. An abort, a deadline or broken
  * output cap reaches the leaf's signal, and a run still unsettled `graceMs` later has its
  * thread terminated; a thread that stops answering or outgrows its memory is terminated at
  * once. A limit the run broke decides its result, whatever the leaf answered. Never rejects.
@@ -150,14 +151,13 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
           : `run ${settled.end}`;
       await handle.terminateWithin(context.limits.graceMs, `the host terminated the thread: ${why}`);
     }
-    // Without a reply there was no flush barrier. What the thread posted before it died is
-    // queued on the ports, but its 'message' events can come a loop turn after the death was
-    // noticed (under load the zoo's process.exit() case lost its last write that way): take it
-    // now, so output written and groups reported before the fault are kept.
-    if (settled.kind !== 'reply') {
-      sinkPort.drain();
-      control.drain();
-    }
+    // What the thread posted on its sink port before its reply (or before it died) is queued
+    // there, but its 'message' events can come a loop turn later: take it now. A reply follows a
+    // flush barrier only past TAKEN_AT_REPLY unflushed messages (worker/sink-proxy.ts), and a
+    // thread that died posted none (under load the zoo's process.exit() case lost its last
+    // write that way), so output written and groups reported before the end are kept.
+    sinkPort.drain();
+    if (settled.kind !== 'reply') control.drain();
     const effect =
       context.foldEffect === undefined
         ? undefined

@@ -36,8 +36,8 @@ export interface SinkPort {
   drain(): void;
   /**
    * Unbinds (and closes a channel of its own). What is still queued is discarded, not applied:
-   * after the run's flush barrier only a leaf posting on its own can have put it there, and the
-   * next run of the thread must not receive it.
+   * after the run's reply was drained (or its flush barrier) only a leaf posting on its own can
+   * have put it there, and the next run of the thread must not receive it.
    */
   close(): void;
 }

@@ -7,7 +7,7 @@ import { ThreadPort } from '../../../../src/thread-host/ports/thread-port.js';
 import { exposeSinks } from '../../../../src/thread-host/ports/sink-port.js';
 import { RunStream } from '../../../../src/thread-host/ports/run-stream.js';
 import { DEFAULT_LIMITS } from '../../../../src/contracts/limits.js';
-import { proxySinks } from '../../../../src/worker/sink-proxy.js';
+import { proxySinks, TAKEN_AT_REPLY } from '../../../../src/worker/sink-proxy.js';
 
 const decls = { out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } };
 
@@ -91,6 +91,49 @@ describe('the sink port', () => {
     expect(stream.violations).toEqual([
       { kind: 'malformed-sink-call', detail: 'a bare-string write arrived before any write named its channel' },
     ]);
+  });
+});
+
+describe('the end of a run’s sink calls', () => {
+  const isFlush = (message: unknown) => Array.isArray(message) && message[0] === 'flush';
+
+  it('sends no barrier for a few calls: the host takes them from the port when the reply arrives', async () => {
+    const { stream, posted, sinks, settle, close } = pair();
+    for (let i = 0; i < TAKEN_AT_REPLY - 1; i++) sinks.write('out', 'x');
+    sinks.setState('out', 'closed');
+    await settle();
+    expect(posted.some(isFlush)).toBe(false);
+    close();
+    // Nothing applied them: what the run posted is queued for the host's drain at the reply.
+    expect(stream.channels.out!.text).toBe('');
+  });
+
+  it('drains what a run left unflushed, in order, when the host takes them at the reply', async () => {
+    const stream = new RunStream(decls);
+    const host = exposeSinks(stream);
+    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages });
+    worker.sinks.write('out', 'a');
+    worker.sinks.write('err', 'b');
+    worker.sinks.write('out', 'c');
+    worker.sinks.setState('out', 'closed');
+    await worker.settle();
+    host.drain();
+    worker.close();
+    host.close();
+    expect(stream.channels.out).toMatchObject({ text: 'ac', state: 'closed' });
+    expect(stream.channels.err!.text).toBe('b');
+  });
+
+  it('sends a barrier past that many, answered once every call before it was applied', async () => {
+    const { stream, posted, sinks, settle, close } = pair();
+    for (let i = 0; i <= TAKEN_AT_REPLY; i++) sinks.write('out', 'x');
+    await settle();
+    expect(posted.filter(isFlush)).toHaveLength(1);
+    expect(stream.channels.out!.text).toBe('x'.repeat(TAKEN_AT_REPLY + 1));
+    // The barrier itself is no call left unflushed: a run that posts nothing more needs no second one.
+    await settle();
+    expect(posted.filter(isFlush)).toHaveLength(1);
+    close();
   });
 });
 

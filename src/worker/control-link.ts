@@ -44,6 +44,9 @@ export function reportToHost(message: WorkerControlMessage): void {
   else if (parentPort) postOn(parentPort, message);
 }
 
+/** How many groups one task remembers having reported; past it, a repeated report is sent again. */
+const REMEMBERED_GROUPS = 1024;
+
 /** The running task's id and its abort. */
 let running: { id: number; abort: (reason: unknown) => void } | undefined;
 /** Aborts that arrived before their task did (an already-aborted caller signal), by task id. */
@@ -104,10 +107,26 @@ export function openControlLink(port: MessagePort, heartbeatMs: number, id: numb
     if (task <= id) early.delete(task);
   }
   const stopHeartbeat = startHeartbeat(post, heartbeatMs);
+  // A child SubprocessExecutor starts is reported twice, by the spawn guard and by the executor's
+  // own reportProcessGroup: the host vets a group's leader once per report (~0.2 ms of its main
+  // thread, on the run's path when the leader is already gone), so a task reports each group once.
+  // A null-prototype record and `in`: no method a leaf could replace decides whether a report goes.
+  const reported = Object.create(null) as Record<number, true>;
+  let remembered = 0;
+  const send = (message: WorkerControlMessage) => {
+    if (message.type === 'process-group' && typeof message.pgid === 'number') {
+      if (message.pgid in reported) return;
+      if (remembered < REMEMBERED_GROUPS) {
+        reported[message.pgid] = true;
+        remembered += 1;
+      }
+    }
+    post(message);
+  };
   const link: ControlLink = {
     signal: controller.signal,
     started: () => post({ type: 'started' }),
-    send: post,
+    send,
     abortLocally: () => controller.abort(new DOMException('the call settled', 'AbortError')),
     close() {
       stopHeartbeat();

@@ -190,7 +190,10 @@ export class ThreadTier implements Tier {
           ? { groups: end.groups, marker: end.marker, since: end.since, firstPid: end.firstGroup }
           : { groups: end.groups };
       // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
-      const { found: reapedProcesses } = await reapRun(swept, this.options.limits.graceMs).catch(() => ({ found: 0 }));
+      const reaped = await reapRun(swept, this.options.limits.graceMs).catch(() => undefined);
+      // The sweep looked until nothing of the run lived: unless something survived it, the reap below has nothing to do.
+      if (reaped?.survivors.length === 0) groups = new Set();
+      const reapedProcesses = reaped?.found ?? 0;
       const address = request.address
         ? `${tag}:///${request.address.loop}/${request.address.turn}/${request.address.sequence}`
         : null;

@@ -15,10 +15,12 @@ const PISCINA_ECHO = fileURLToPath(new URL('../piscina-echo.js', import.meta.url
  * Scenario 2. A no-op executor's EXEC through a warm thread (`recycle: 'never'`) against the
  * same executor's `run()` called in this process, next to a bare MessagePort round trip to a
  * plain worker thread measured in the same rounds. A bare piscina task (the floor of any
- * dispatch built on piscina) and `host.effect()` (one host task) are shown for scale.
+ * dispatch built on piscina) and `host.effect()` (one host task) are shown for scale, and so is
+ * an EXEC that writes one line (what a run's first sink call adds: its message, and no flush
+ * barrier while a run posted a few).
  */
 export async function benchDispatch(context: BenchContext): Promise<ScenarioReport> {
-  const discovery = await discoverFixtures('exec-noop');
+  const discovery = await discoverFixtures('exec-noop', 'exec-streams');
   const entry = discovery.registry.get('noop')!;
   const host = await bootHost(discovery, { recycle: 'never' });
   const engine = await bootProcessHost(discovery, { recycle: 'never' });
@@ -50,6 +52,8 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
         ipc: () => ipc.roundTrip(),
         processExec: () => engine.exec({ runtime: 'noop', body: 'x', effect: 'pure' }),
         processExecEffect: () => engine.exec({ runtime: 'noop', body: 'x' }),
+        execLine: () => host.exec(ONE_LINE),
+        processExecLine: () => engine.exec(ONE_LINE),
       },
       plan,
     );
@@ -62,6 +66,8 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     const ipcTrip = summarize(toMicros(samples.ipc));
     const processExec = summarize(toMicros(samples.processExec));
     const processExecEffect = summarize(toMicros(samples.processExecEffect));
+    const execLine = summarize(toMicros(samples.execLine));
+    const processExecLine = summarize(toMicros(samples.processExecLine));
     const overhead = (exec.median - inProcess.median) / port.median;
     const givenOverhead = (execGiven.median - inProcess.median) / port.median;
     const floor = { name: 'bare IPC + port round trip', stat: summarize([ipcTrip.median + port.median]) };
@@ -103,6 +109,13 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
         ratioOf: '(exec − in-process) ÷ port round trip',
         target: target(givenOverhead, '<=', 2),
       },
+      {
+        name: 'host.exec() writing one 16-byte line, effect passed (warm thread)',
+        unit: 'µs',
+        subject: execLine,
+        baseline: { name: 'the no-op, effect passed', stat: execGiven },
+        ratio: execLine.median / execGiven.median,
+      },
       { name: 'bare IPC round trip (plain child process)', unit: 'µs', subject: ipcTrip },
       {
         name: 'process tier: host.exec() no-op (warm thread)',
@@ -122,6 +135,13 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
         ratioOf: '(exec − in-process) ÷ (IPC + port round trip)',
         target: target(processOverhead, '<=', 3),
       },
+      {
+        name: 'process tier: host.exec() writing one 16-byte line, effect passed (warm thread)',
+        unit: 'µs',
+        subject: processExecLine,
+        baseline: { name: 'the no-op, effect passed', stat: processExec },
+        ratio: processExecLine.median / processExec.median,
+      },
     ];
     return {
       name: 'dispatch',
@@ -134,6 +154,9 @@ export async function benchDispatch(context: BenchContext): Promise<ScenarioRepo
     await Promise.all([host.close(), engine.close(), peer.close(), ipc.close(), pool.destroy()]);
   }
 }
+
+/** The exec-streams fixture's run of one 16-character write (fixtures/bench/exec-streams). */
+const ONE_LINE = { runtime: 'streams', body: '1x16', effect: 'pure' } as const;
 
 async function constructInProcess(entryUrl: string): Promise<BaseExecutor> {
   const module = (await import(entryUrl)) as {

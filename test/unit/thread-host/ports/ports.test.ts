@@ -26,7 +26,7 @@ function pair() {
     worker.close();
     host.close();
   };
-  return { stream, posted, ...worker, close };
+  return { stream, posted, ...worker, drain: host.drain, close };
 }
 
 describe('the sink port', () => {
@@ -109,17 +109,14 @@ describe('the end of a run’s sink calls', () => {
   });
 
   it('drains what a run left unflushed, in order, when the host takes them at the reply', async () => {
-    const stream = new RunStream(decls);
-    const host = exposeSinks(stream);
-    const worker = proxySinks(host.workerPort, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages });
-    worker.sinks.write('out', 'a');
-    worker.sinks.write('err', 'b');
-    worker.sinks.write('out', 'c');
-    worker.sinks.setState('out', 'closed');
-    await worker.settle();
-    host.drain();
-    worker.close();
-    host.close();
+    const { stream, sinks, settle, drain, close } = pair();
+    sinks.write('out', 'a');
+    sinks.write('err', 'b');
+    sinks.write('out', 'c');
+    sinks.setState('out', 'closed');
+    await settle();
+    drain();
+    close();
     expect(stream.channels.out).toMatchObject({ text: 'ac', state: 'closed' });
     expect(stream.channels.err!.text).toBe('b');
   });

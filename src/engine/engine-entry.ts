@@ -36,10 +36,13 @@ socket.on('close', () => process.exit(0));
 const acks = new AckBatch();
 /** Forwarded sink calls, one frame a turn (sink-batch.ts). */
 const batch = new SinkBatch((frame) => void channel.send(frame));
-/** Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the engine's order. */
+/**
+ * Every frame but a sink batch: the batch queued so far goes first, so the wire keeps the
+ * engine's order, in the same write (a run's last calls and its outcome wake the service once).
+ */
 function send(message: EngineMessage): boolean {
-  batch.flush();
-  return channel.send(message);
+  const queued = batch.take();
+  return queued === undefined ? channel.send(message) : channel.send(queued, message);
 }
 // Measured before any leaf is loaded, so no leaf can have changed it.
 const permissionModel = 'permission' in process;

@@ -6,9 +6,10 @@ import { FRAME_SHARE, frameCost } from './frame-share.js';
 /** What a frame channel reports when the other side sent something it cannot read. */
 export type CorruptHandler = (why: string) => void;
 
-/** One end of a framed channel: `send` one value, every value the other side sent to `onFrame`. */
+/** One end of a framed channel: `send` values, every value the other side sent to `onFrame`. */
 export interface FrameChannel {
-  send(value: unknown): boolean;
+  /** Sends each value as a frame, in order, in one write: the other side wakes once for all of them. */
+  send(...values: unknown[]): boolean;
   close(): void;
 }
 
@@ -105,10 +106,17 @@ export function openFrameChannel(
   // A write to a pipe whose reader died is reported on the stream, never as an uncaught error.
   stream.on('error', () => {});
   return {
-    send(value) {
+    send(...values) {
       if (broken || stream.destroyed || !stream.writable) return false;
       try {
-        stream.write(serializeFrame(value));
+        if (values.length === 1) stream.write(serializeFrame(values[0]));
+        else {
+          // Corked and uncorked at once: the frames leave in one writev, and none is copied to join them.
+          const frames = values.map(serializeFrame);
+          stream.cork();
+          for (const frame of frames) stream.write(frame);
+          stream.uncork();
+        }
         return true;
       } catch {
         return false;

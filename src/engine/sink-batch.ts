@@ -16,9 +16,9 @@ export interface SinkBatchFrame {
  * Gathers the sink calls the engine forwards in one event-loop turn — every run's, in order —
  * into one frame: one frame per call cost more than the bytes it carried (a 64 KiB write ran at
  * 0.40× raw IPC, and a flood of one-character writes held the service's main thread for every
- * other tag). The batch goes out at the end of the turn (`setImmediate`), before any other frame
- * (`flush`, called by the engine's every send), or once it holds `maxBytes`. What it holds when
- * the engine dies is lost; everything sent before is the service's.
+ * other tag). The batch goes out at the end of the turn (`setImmediate`), in the same write as
+ * any other frame, ahead of it (`take`, called by the engine's every send), or once it holds
+ * `maxBytes`. What it holds when the engine dies is lost; everything sent before is the service's.
  */
 export class SinkBatch {
   private calls: [number, SinkCall][] = [];
@@ -49,11 +49,17 @@ export class SinkBatch {
 
   /** Sends what is queued, if anything: every other frame the engine sends goes after it. */
   flush(): void {
-    if (this.calls.length === 0) return;
+    const frame = this.take();
+    if (frame !== undefined) this.send(frame);
+  }
+
+  /** What is queued, as the frame to send now ahead of another (one write for both), or undefined when nothing is. */
+  take(): SinkBatchFrame | undefined {
+    if (this.calls.length === 0) return undefined;
     const calls = this.calls;
     this.calls = [];
     this.bytes = 0;
-    this.send({ t: 'sinks', calls });
+    return { t: 'sinks', calls };
   }
 }
 

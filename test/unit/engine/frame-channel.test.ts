@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { Duplex, PassThrough } from 'node:stream';
 import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { openFrameChannel } from '../../../src/engine/frame-channel.js';
@@ -48,6 +48,35 @@ describe('the framed channel between the service and its engine', () => {
     expect(channel.send(value)).toBe(true);
     expect(channel.send('x')).toBe(true);
     expect(written).toEqual([frame(value), frame('x')]);
+  });
+
+  it('writes several values sent together in one write, and the reader gets each of them', () => {
+    const writes: Buffer[][] = [];
+    const stream = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, done) {
+        writes.push([chunk]);
+        done();
+      },
+      writev(chunks, done) {
+        writes.push(chunks.map(({ chunk }) => chunk as Buffer));
+        done();
+      },
+    });
+    const channel = openFrameChannel(
+      stream,
+      1024,
+      () => {},
+      () => {},
+    );
+    const batch = { t: 'sinks', calls: [[3, ['setState', 'out', 'closed']]] };
+    const outcome = { t: 'outcome', id: 3 };
+    expect(channel.send(batch, outcome)).toBe(true);
+    expect(channel.send('alone')).toBe(true);
+    expect(writes).toEqual([[frame(batch), frame(outcome)], [frame('alone')]]);
+    const { stream: input, frames } = reader();
+    input.write(Buffer.concat(writes[0]!));
+    expect(frames).toEqual([batch, outcome]);
   });
 
   it('reports bytes V8 cannot read once, instead of throwing, and reads nothing after them', () => {

@@ -45,6 +45,23 @@ describe('the batch of sink calls the engine forwards', () => {
     expect(frames).toHaveLength(1);
   });
 
+  it('hands over what it holds as a frame to send with another, and then sends nothing at the turn’s end', async () => {
+    const { frames, batch } = batcher();
+    expect(batch.take()).toBeUndefined();
+    batch.add(2, write('y'));
+    batch.add(4, write('z'));
+    expect(batch.take()).toEqual({
+      t: 'sinks',
+      calls: [
+        [2, write('y')],
+        [4, write('z')],
+      ],
+    });
+    expect(batch.take()).toBeUndefined();
+    await nextTurn();
+    expect(frames).toEqual([]);
+  });
+
   it('splits a turn by bytes, never splitting or reordering a call, and sends a call larger than the bound alone', async () => {
     const { frames, batch } = batcher(1000);
     for (let i = 0; i < 10; i++) batch.add(1, write(`${i}`.padEnd(100, '.')));

@@ -4,7 +4,7 @@ import type { RunRequest } from '../../contracts/protocol.js';
 import type { ExecResult } from '../../contracts/result.js';
 import { describeThrow } from '../../runtime/guard-listener.js';
 import { watchCancellation } from './cancel-watch.js';
-import { openControlPort, type ControlPort } from '../ports/control-port.js';
+import { nextTaskId, openControlPort, type ControlPort } from '../ports/control-port.js';
 import type { ForcedEnd } from '../../model/fault-kinds.js';
 import type { EmbeddingSinks, RunContainment, RunUsage } from '../../model/host-types.js';
 import { hostFailure } from '../../model/host-problems.js';
@@ -81,6 +81,18 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   const { handle, request, stream } = context;
   // On a thread whose leaf is loaded the run starts at once: no `started` (one message fewer per EXEC).
   const announce = !handle.loaded;
+  const marker = newRunMarker();
+  const id = nextTaskId();
+  const since = Date.now();
+  const folded = context.foldEffect === undefined ? undefined : { effect: true as const };
+  const message = { kind: 'run', request, id, marker, announce, ...folded } as const;
+  // Posted before the run's ports are bound, so the thread wakes while the host binds them: a
+  // port hands its messages over in its own events, never inside this synchronous setup, so none
+  // of the run's is lost or misdirected. A caller signal already aborted is the exception: its
+  // abort must reach the thread before the task (the leaf sees it from its first line).
+  const early = context.signal?.aborted === true ? undefined : handle.post(message);
+  // Raced below; handled here too, so a throw in the setup cannot leave its rejection unhandled.
+  early?.catch(() => {});
   const guard = guardRun({
     limits: context.limits,
     ackMs: context.loadTimeoutMs,
@@ -89,7 +101,6 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     interrupt: () => watch.interrupt(),
     started: !announce,
   });
-  const marker = newRunMarker();
   // Live until the caller reaped what the run left: the engine's namespace sweep spares it until then.
   const claims = openGroupClaims(marker);
   const control = openControlPort(
@@ -104,8 +115,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     (message) => guard.onMessage(message),
     (error) => stream.violate('host-error', `the host's control port listener failed: ${describeThrow(error)}`),
     handle.control,
+    id,
   );
-  const since = Date.now();
   const sinkPort = exposeSinks(stream, {
     sinks: context.sinks,
     limits: context.limits,
@@ -126,8 +137,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   try {
     // Silence is measured from the moment run() began (`started`, or the post on a loaded
     // thread); before it only the acknowledgement bound applies (a leaf still loading is not hung).
-    const folded = context.foldEffect === undefined ? undefined : { effect: true as const };
-    const task = handle.post({ kind: 'run', request, id: control.task, marker, announce, ...folded });
+    const task = early ?? handle.post(message);
     let acknowledged = !announce;
     if (effectWatch !== undefined) {
       if (announce) void control.started.then(() => ((acknowledged = true), effectWatch.start()));

@@ -47,6 +47,11 @@ export interface GroupReports {
 /** Ids of tasks on control channels, unique in this process. */
 let lastTask = 0;
 
+/** A new task id, for a task posted before its control port is opened ({@link openControlPort}'s `task`). */
+export function nextTaskId(): number {
+  return ++lastTask;
+}
+
 /**
  * Opens a task's control channel: `channel` is its thread's long-lived one (a new channel of
  * its own when absent). Process-group reports are claimed as they arrive (a forged one is
@@ -55,16 +60,16 @@ let lastTask = 0;
  * console reports, violations — is also handed to `listener`.
  * Anything else a thread posts is ignored, and nothing thrown while handling a message
  * escapes: it goes to `onThrow`. `reports` is the task's marker (its own claims) or whose
- * claims the reports go to.
+ * claims the reports go to; `task` its id, when it was taken before (the task posted first).
  */
 export function openControlPort(
   reports: string | GroupReports,
   listener?: (message: WorkerControlMessage) => void,
   onThrow?: (error: unknown) => void,
   channel?: ThreadPort,
+  task = nextTaskId(),
 ): ControlPort {
   const port = channel ?? new ThreadPort();
-  const task = ++lastTask;
   const { claims, onRefused } = typeof reports === 'string' ? { claims: openGroupClaims(reports) } : reports;
   let markStarted!: () => void;
   const started = new Promise<void>((resolve) => (markStarted = resolve));

@@ -114,8 +114,12 @@ export function openFrameChannel(
           // Corked and uncorked at once: the frames leave in one writev, and none is copied to join them.
           const frames = values.map(serializeFrame);
           stream.cork();
-          for (const frame of frames) stream.write(frame);
-          stream.uncork();
+          try {
+            for (const frame of frames) stream.write(frame);
+          } finally {
+            // A stream left corked would hold every later frame back.
+            stream.uncork();
+          }
         }
         return true;
       } catch {

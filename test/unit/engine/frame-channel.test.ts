@@ -79,6 +79,28 @@ describe('the framed channel between the service and its engine', () => {
     expect(frames).toEqual([batch, outcome]);
   });
 
+  it('leaves the stream uncorked when a write of frames sent together throws, so later frames still go out', () => {
+    const stream = new PassThrough();
+    const written: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => void written.push(chunk));
+    const channel = openFrameChannel(
+      stream,
+      1024,
+      () => {},
+      () => {},
+    );
+    const write = stream.write.bind(stream);
+    let calls = 0;
+    stream.write = ((chunk: Buffer) => {
+      if (++calls === 2) throw new Error('refused');
+      return write(chunk);
+    }) as typeof stream.write;
+    expect(channel.send('first', 'second')).toBe(false);
+    expect(stream.writableCorked).toBe(0);
+    expect(channel.send('after')).toBe(true);
+    expect(written).toEqual([frame('first'), frame('after')]);
+  });
+
   it('reports bytes V8 cannot read once, instead of throwing, and reads nothing after them', () => {
     const { stream, frames, corrupt } = reader();
     const garbage = Buffer.alloc(12);

@@ -46,7 +46,9 @@ export const SOAK_KINDS: readonly SoakKind[] = [
   {
     name: 'sh-timeout',
     weight: 0.4,
-    request: () => ({ runtime: 'sh', body: 'echo started; sleep 30', timeoutMs: 300 }),
+    // The deadline leaves the shell time to write its line first: at 300 ms, a run that waited
+    // for a restarted engine's thread timed out before `sh` had printed anything (CI, loaded).
+    request: () => ({ runtime: 'sh', body: 'echo started; sleep 30', timeoutMs: 1000 }),
     status: 504,
     problems: ['execution-timeout'],
     outcome: 'timeout',

@@ -25,6 +25,20 @@ function reader(maxFrameBytes = 1024) {
   return { stream, frames, corrupt };
 }
 
+/** A channel that writes into a PassThrough, and every chunk that came out of it. */
+function writer() {
+  const stream = new PassThrough();
+  const written: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => void written.push(chunk));
+  const channel = openFrameChannel(
+    stream,
+    1024,
+    () => {},
+    () => {},
+  );
+  return { stream, written, channel };
+}
+
 describe('the framed channel between the service and its engine', () => {
   it('reads frames whole however the bytes are split, in order', () => {
     const { stream, frames, corrupt } = reader();
@@ -35,15 +49,7 @@ describe('the framed channel between the service and its engine', () => {
   });
 
   it('writes each value as one buffer: its length, then exactly what v8.serialize writes', () => {
-    const stream = new PassThrough();
-    const written: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => void written.push(chunk));
-    const channel = openFrameChannel(
-      stream,
-      1024,
-      () => {},
-      () => {},
-    );
+    const { written, channel } = writer();
     const value = { t: 'sinks', calls: [[1, ['write', 'out', 'é'.repeat(40)]]] };
     expect(channel.send(value)).toBe(true);
     expect(channel.send('x')).toBe(true);
@@ -80,15 +86,7 @@ describe('the framed channel between the service and its engine', () => {
   });
 
   it('leaves the stream uncorked when a write of frames sent together throws, so later frames still go out', () => {
-    const stream = new PassThrough();
-    const written: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => void written.push(chunk));
-    const channel = openFrameChannel(
-      stream,
-      1024,
-      () => {},
-      () => {},
-    );
+    const { stream, written, channel } = writer();
     const write = stream.write.bind(stream);
     let calls = 0;
     stream.write = ((chunk: Buffer) => {

@@ -59,9 +59,20 @@ export function guardEscapes(onStray: (escape: Escape) => void): EscapeGuard {
   };
 }
 
+/** How many ref'd timers and immediates are pending in this thread now (the heartbeat's interval among the timers). */
+function pendingCallbacks(): { timers: number; immediates: number } {
+  let timers = 0;
+  let immediates = 0;
+  for (const kind of process.getActiveResourcesInfo()) {
+    if (kind === 'Timeout') timers += 1;
+    else if (kind === 'Immediate') immediates += 1;
+  }
+  return { timers, immediates };
+}
+
 /** How many timers are pending in this thread (the heartbeat's interval among them). */
 export function countPendingTimers(): number {
-  return process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  return pendingCallbacks().timers;
 }
 
 /**
@@ -69,9 +80,14 @@ export function countPendingTimers(): number {
  * task, so an error they throw is charged to the call that scheduled them. A timer of 0 ms
  * queued earlier always fires before this one; longer timers may still fire later, and are
  * then strays. Waiting for the timers phase costs at least a millisecond, so it is done only
- * when more timers are pending than `timersAtStart` (counted when the call began).
+ * when more timers are pending than `timersAtStart` (counted when the call began); a turn for
+ * the immediates only when one is queued (most runs queue none, and each paid a turn of its
+ * thread's loop). An immediate the leaf unref'd is not counted: it runs after the task, like a
+ * late timer.
  */
 export async function drainQueuedCallbacks(timersAtStart: number): Promise<void> {
-  if (countPendingTimers() > timersAtStart) await new Promise((resolve) => setTimeout(resolve, 0));
+  const pending = pendingCallbacks();
+  if (pending.timers > timersAtStart) await new Promise((resolve) => setTimeout(resolve, 0));
+  else if (pending.immediates === 0) return;
   await new Promise((resolve) => setImmediate(resolve));
 }

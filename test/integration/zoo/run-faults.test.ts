@@ -139,6 +139,22 @@ describe('the zoo: faults inside run()', () => {
     expect(out.result.problem?.detail).toBe(detail);
   });
 
+  it('runs an immediate left behind inside the run: its write is kept and its throw charged to the run', async () => {
+    const out = await expectContained(host, {
+      runtime: 'late-uncaught-exception',
+      body: 'immediate',
+      problem: 'exec/executor-threw',
+      status: 500,
+      forcedEnd: { reason: 'escaped-error', terminated: false },
+      kept: 'before the fault',
+      next: { body: 'ok' },
+    });
+    expect(out.result.problem?.detail).toBe(
+      'an uncaught exception escaped run() (from a timer or callback it started): Error: thrown from an immediate after run() resolved',
+    );
+    expect(out.channels.out!.text).toBe('before the fault, then from an immediate');
+  });
+
   it('turns a result of the wrong shape into 500 executor-invalid-result', async () => {
     const out = await expectContained(host, {
       runtime: 'invalid-result',

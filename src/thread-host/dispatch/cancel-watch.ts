@@ -55,12 +55,13 @@ export function watchCancellation(options: {
     );
   }
   // Both signals are shared (a service passes one signal to many EXECs; closing is every run's):
-  // one listener each, fanned out (abort-fanout.ts), rather than one per run.
+  // one listener each, fanned out (abort-fanout.ts), rather than one per run. Closing's stays
+  // between runs: it lives as long as the host.
   const unsubscribe: (() => void)[] = [];
   if (signal?.aborted) onSignal();
   else if (signal !== undefined) unsubscribe.push(onAbort(signal, onSignal));
   if (closing.aborted) onClosing();
-  else unsubscribe.push(onAbort(closing, onClosing));
+  else unsubscribe.push(onAbort(closing, onClosing, true));
 
   return {
     forced,

@@ -41,6 +41,19 @@ describe('onAbort', () => {
     again();
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
+
+  it('with keep, leaves its one listener on the signal between subscribers, and calls only those subscribed at the abort', () => {
+    const controller = new AbortController();
+    const called: string[] = [];
+    for (const name of ['a', 'b', 'c']) onAbort(controller.signal, () => called.push(name), true)();
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    expect(abortSubscribers(controller.signal)).toBe(0);
+    onAbort(controller.signal, () => called.push('d'), true);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    expect(called).toEqual(['d']);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
 });
 
 describe('withDeadline on a shared signal', () => {

@@ -50,18 +50,21 @@ export class HostMemoryWatch {
   /** Watches `run` until the returned function is called. */
   add(run: WatchedRun): () => void {
     this.runs.add(run);
-    this.timer ??= setInterval(() => this.check(), this.everyMs);
+    // Unref'd, and stopped at its first tick with no run watched rather than when the last run
+    // leaves: runs one after another would start and stop it at every run.
+    this.timer ??= setInterval(() => this.check(), this.everyMs).unref();
     return () => {
       this.runs.delete(run);
       if (this.victim === run) this.victim = undefined;
-      if (this.runs.size === 0) {
-        clearInterval(this.timer);
-        this.timer = undefined;
-      }
     };
   }
 
   private check(): void {
+    if (this.runs.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
     if (this.victim !== undefined) return;
     const rss = this.readRss();
     if (rss <= this.rssMb * MB) return;

@@ -73,11 +73,18 @@ describe('HostMemoryWatch', () => {
     expect(big.certain).toEqual([true]);
   });
 
-  it('stops its timer when no run is watched', () => {
+  it('stops its timer at its first tick with no run watched, judging nothing then', () => {
     vi.useFakeTimers();
     const watch = new HostMemoryWatch(200, 10, 100, () => 300 * MB);
-    const unwatch = watch.add(run(1));
+    const first = run(1);
+    watch.add(first)();
+    // A run right after the last one keeps the same timer.
+    const next = run(2);
+    const unwatch = watch.add(next);
+    expect(vi.getTimerCount()).toBe(1);
     unwatch();
+    vi.advanceTimersByTime(10);
     expect(vi.getTimerCount()).toBe(0);
+    expect([...first.killed, ...next.killed]).toEqual([]);
   });
 });

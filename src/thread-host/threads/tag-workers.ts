@@ -125,8 +125,13 @@ export class TagWorkers {
       this.threads.set(handle, { state: 'idle', lentToRun: false });
       this.handOver(handle);
     }
-    const wantsSpare = entry?.lentToRun === true;
-    if (retire === undefined && !wantsSpare) return Promise.resolve();
+    // A spare is started later only where one is missing now: most releases leave nothing to do,
+    // and waiting for the quiet cost each of them a turn of the main thread's loop.
+    const wantsSpare = entry?.lentToRun === true && this.sparesMissing() > 0;
+    if (retire === undefined && !wantsSpare) {
+      if (entry?.lentToRun === true) this.quiet.runEnded();
+      return Promise.resolve();
+    }
     // Terminating a thread and starting one block the main thread for milliseconds: they wait for
     // the tag's other runs in flight (burst-quiet.ts); the retirement is tracked from here, so
     // close() still waits for it.
@@ -259,9 +264,7 @@ export class TagWorkers {
    */
   private topUpSpares(most = Infinity): void {
     if (this.closed) return;
-    const idle = this.threads.inState('idle');
-    const spares = this.threads.spares().length;
-    for (let missing = Math.min(most, sparesTarget(idle, this.demand.wanted()) - spares); missing > 0; missing--) {
+    for (let missing = Math.min(most, this.sparesMissing()); missing > 0; missing--) {
       if (!this.admission.spares.budget.tryTake()) return;
       const release = this.admission.gate.tryEnter(this.spec.boot.tag, true);
       if (release === undefined) {
@@ -273,6 +276,12 @@ export class TagWorkers {
       this.threads.set(spare, { state: 'idle', lentToRun: false });
       this.handOver(spare);
     }
+  }
+
+  /** How many spares the tag's demand wants beyond those it has (negative when it has more). */
+  private sparesMissing(): number {
+    const idle = this.threads.inState('idle');
+    return sparesTarget(idle, this.demand.wanted()) - idle.filter((handle) => handle.runs === 0).length;
   }
 
   /** Lends idle `handle` to the oldest task waiting in the admission queue, if one waits. */

@@ -16,7 +16,9 @@ export interface ThreadEntry {
 export class ThreadTable extends Map<WorkerHandle, ThreadEntry> {
   /** The threads in `state`; idle ones in the order they were given back. */
   inState(state: ThreadEntry['state']): WorkerHandle[] {
-    return [...this].filter(([, entry]) => entry.state === state).map(([handle]) => handle);
+    const found: WorkerHandle[] = [];
+    for (const [handle, entry] of this) if (entry.state === state) found.push(handle);
+    return found;
   }
 
   /** Runs of the tag under way: lent a thread whose leaf is loaded (a run waiting for its thread's start is not). */
@@ -28,7 +30,9 @@ export class ThreadTable extends Map<WorkerHandle, ThreadEntry> {
 
   /** Idle threads that never ran a run: the tag's spares, warm or still starting. */
   spares(): WorkerHandle[] {
-    return this.inState('idle').filter((handle) => handle.runs === 0);
+    const found: WorkerHandle[] = [];
+    for (const [handle, entry] of this) if (entry.state === 'idle' && handle.runs === 0) found.push(handle);
+    return found;
   }
 
   /** The threads by state, for `host.stats()`; `retiring` is the tag's to add. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { keyedParser } from './keyed-variant.js';
 import type { Effect } from './effect.js';
 import type { Limits } from './limits.js';
 import { deserializeError, serializeError, type SerializedError } from './serialized-error.js';
@@ -245,8 +246,10 @@ export const WorkerControlMessageSchema = v.variant('type', [
 
 /** True when `value` is a control message the worker may send. */
 export function isWorkerControlMessage(value: unknown): value is WorkerControlMessage {
-  return v.is(WorkerControlMessageSchema, value);
+  return parseControlMessage(value).success;
 }
+
+const parseControlMessage = keyedParser(WorkerControlMessageSchema);
 
 /**
  * An abort reason as it crosses the thread. Node 20's structured clone turns a DOMException

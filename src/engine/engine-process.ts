@@ -2,17 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import type { Duplex, Readable } from 'node:stream';
-import * as v from 'valibot';
 import { describeIssue } from '../contracts/result.js';
 import { CallLedger } from './call-ledger.js';
 import type { EngineDeathCause } from '../model/fault-kinds.js';
 import type { EngineCommand } from './engine-command.js';
 import { ENGINE_OUTPUT_KEPT_BYTES } from './engine-limits.js';
 import { EngineMessageSchema, type EngineMessage, type ServiceMessage } from './engine-protocol.js';
+import { keyedParser } from '../contracts/keyed-variant.js';
 import { readInitReaped } from './namespace-init.js';
 import type { SandboxFacts } from './sandbox/sandbox-facts.js';
 import { watchEngine, type EngineWatchdog } from './engine-watchdog.js';
 import { openFrameChannel, type FrameChannel } from './frame-channel.js';
+
+/** Every frame an engine sends, checked against the one kind its `t` names (keyed-variant.ts). */
+const parseEngineMessage = keyedParser(EngineMessageSchema);
 
 /** How an engine ended, as the runs in flight settle: it died, or its main thread stopped answering and it was killed. */
 export type EngineEnd = 'engine-crashed' | 'engine-unresponsive';
@@ -163,7 +166,7 @@ export class EngineProcess {
 
   private receive(frame: unknown): void {
     if (this.dead) return;
-    const parsed = v.safeParse(EngineMessageSchema, frame);
+    const parsed = parseEngineMessage(frame);
     if (!parsed.success)
       return this.fail(`a malformed frame (${parsed.issues.slice(0, 3).map(describeIssue).join('; ')})`);
     this.watchdog?.beat();

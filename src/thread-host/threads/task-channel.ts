@@ -1,4 +1,3 @@
-import * as v from 'valibot';
 import type { Effect } from '../../contracts/effect.js';
 import {
   EFFECT_CODE,
@@ -10,9 +9,13 @@ import {
   type TaskReply,
   type WorkerTask,
 } from '../../contracts/protocol.js';
+import { keyedParser } from '../../contracts/keyed-variant.js';
 import { describeIssue } from '../../contracts/result.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { ThreadPort, type PortReceiver } from '../ports/thread-port.js';
+
+/** A task's answer, checked against the one kind its `ok` names (keyed-variant.ts). */
+const parseTaskReply = keyedParser(TaskReplySchema);
 
 /** A thread answered something that is no reply to the task it was given: the thread is retired. */
 export class MalformedReplyError extends Error {
@@ -116,7 +119,7 @@ export class TaskChannel {
     if (!isTaskReplyMessage(message)) return false;
     const waiting = this.waiting;
     this.waiting = undefined;
-    const parsed = waiting?.id === message.id ? v.safeParse(TaskReplySchema, message.reply) : undefined;
+    const parsed = waiting?.id === message.id ? parseTaskReply(message.reply) : undefined;
     if (parsed?.success === true) {
       const reply = parsed.output as TaskReply;
       if (reply.ok || !isLoadStage(reply.stage)) this.loaded = true;

@@ -63,7 +63,7 @@ let nextAsk = 0;
 const changedState = trackStateChanges();
 /** The thread tier's events the service listens to, forwarded (event-forwarding.ts). */
 const forwarding = forwardEvents(send);
-/** Whether the breaker spoke since the last heartbeat (state-changes.ts): only then is the state built again. */
+/** Whether the breaker spoke since a heartbeat or an outcome last asked (state-changes.ts): only then is the state built again. */
 const degradationMoved = trackDegradation();
 
 async function onMessage(message: ServiceMessage): Promise<void> {
@@ -145,7 +145,8 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
     const parsed = parseExecRequest({ ...fields, signal: controller.signal, sinks });
     const trace: RunTrace = {};
     const { outcome, lengths } = stripForwardedText(await tier.run(parsed, trace));
-    const state = changedState(engineState(tier));
+    // Only the breaker moves the state after boot: built and compared only when it spoke.
+    const state = degradationMoved(tier) ? changedState(engineState(tier)) : undefined;
     const queued = trace.queueMs === undefined ? {} : { queueMs: trace.queueMs };
     send({ t: 'outcome', id, outcome, lengths, ...queued, ...(state === undefined ? {} : { state }) });
   } catch (error) {

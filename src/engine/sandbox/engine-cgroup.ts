@@ -102,8 +102,8 @@ export class EngineCgroup {
       this.counters = { forks: openCounter(join(pids, 'pids.events')), oom: openCounter(join(memory, events)) };
     }
     return {
-      forksRefused: readCounter(this.counters.forks, 'max'),
-      oomKills: readCounter(this.counters.oom, 'oom_kill'),
+      forksRefused: readCounter(this.counters.forks, FORKS_REFUSED),
+      oomKills: readCounter(this.counters.oom, OOM_KILLS),
     };
   }
 
@@ -156,13 +156,20 @@ function openCounter(path: string): number | undefined {
 }
 
 const counterText = Buffer.alloc(1024);
+/** The line of each counter in its flat-keyed file (`pids.events`; `memory.events` or `memory.oom_control`). */
+const FORKS_REFUSED = /^max (\d{1,20})$/m;
+const OOM_KILLS = /^oom_kill (\d{1,20})$/m;
 
-/** The number after `key` in a flat-keyed cgroup file read anew from its start (`max 3`, `oom_kill 1`); 0 when absent. */
-function readCounter(fd: number | undefined, key: string): number {
+/**
+ * The number `line` finds in a flat-keyed cgroup file read anew from its start (`max 3`,
+ * `oom_kill 1`); 0 when absent. Each run reads two counters as it begins and as it ends: the
+ * patterns are built once.
+ */
+function readCounter(fd: number | undefined, line: RegExp): number {
   if (fd === undefined) return 0;
   try {
     const text = counterText.toString('utf8', 0, readSync(fd, counterText, 0, counterText.length, 0));
-    return Number(new RegExp(`^${key} (\\d{1,20})$`, 'm').exec(text)?.[1] ?? 0);
+    return Number(line.exec(text)?.[1] ?? 0);
   } catch {
     return 0;
   }

@@ -121,39 +121,42 @@ describe('the zoo: faults inside run()', () => {
   it.each([
     [
       'late-uncaught-exception',
+      'a timer',
+      'fault',
       'an uncaught exception escaped run() (from a timer or callback it started): Error: thrown from a timer after run() resolved',
+      'before the fault',
     ],
     [
       'late-unhandled-rejection',
+      'a timer',
+      'fault',
       'an unhandled rejection escaped run() (from a timer or callback it started): Error: rejected in a timer after run() resolved',
+      'before the fault',
     ],
-  ])('charges %s from a timer left behind to the run that left it: 500 executor-threw', async (runtime, detail) => {
-    const out = await expectContained(host, {
-      runtime,
-      problem: 'exec/executor-threw',
-      status: 500,
-      forcedEnd: { reason: 'escaped-error', terminated: false },
-      kept: 'before the fault',
-      next: { body: 'ok' },
-    });
-    expect(out.result.problem?.detail).toBe(detail);
-  });
-
-  it('runs an immediate left behind inside the run: its write is kept and its throw charged to the run', async () => {
-    const out = await expectContained(host, {
-      runtime: 'late-uncaught-exception',
-      body: 'immediate',
-      problem: 'exec/executor-threw',
-      status: 500,
-      forcedEnd: { reason: 'escaped-error', terminated: false },
-      kept: 'before the fault',
-      next: { body: 'ok' },
-    });
-    expect(out.result.problem?.detail).toBe(
+    [
+      'late-uncaught-exception',
+      'an immediate',
+      'immediate',
       'an uncaught exception escaped run() (from a timer or callback it started): Error: thrown from an immediate after run() resolved',
-    );
-    expect(out.channels.out!.text).toBe('before the fault, then from an immediate');
-  });
+      // The immediate runs inside the run's task: what it wrote before it threw is the run's.
+      'before the fault, then from an immediate',
+    ],
+  ])(
+    'charges %s from %s left behind to the run that left it: 500 executor-threw',
+    async (runtime, _left, body, detail, text) => {
+      const out = await expectContained(host, {
+        runtime,
+        body,
+        problem: 'exec/executor-threw',
+        status: 500,
+        forcedEnd: { reason: 'escaped-error', terminated: false },
+        kept: 'before the fault',
+        next: { body: 'ok' },
+      });
+      expect(out.result.problem?.detail).toBe(detail);
+      expect(out.channels.out!.text).toBe(text);
+    },
+  );
 
   it('turns a result of the wrong shape into 500 executor-invalid-result', async () => {
     const out = await expectContained(host, {

@@ -2,7 +2,7 @@ import type { RecyclePolicy } from '../../model/host-types.js';
 import type { ThreadCounts } from '../../model/observe/host-stats.js';
 import { ThreadTable } from './thread-table.js';
 import { Retirements } from './retirements.js';
-import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason, sparesTarget } from './thread-policy.js';
+import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason } from './thread-policy.js';
 import { Handoffs, type Purpose } from './handoffs.js';
 import { BurstQuiet } from './burst-quiet.js';
 import { SpareDemand } from './spare-demand.js';
@@ -127,7 +127,7 @@ export class TagWorkers {
     }
     // A spare is started later only where one is missing now: most releases leave nothing to do,
     // and waiting for the quiet cost each of them a turn of the main thread's loop.
-    const wantsSpare = entry?.lentToRun === true && this.sparesMissing() > 0;
+    const wantsSpare = entry?.lentToRun === true && this.threads.sparesMissing(this.demand.wanted()) > 0;
     if (retire === undefined && !wantsSpare) {
       if (entry?.lentToRun === true) this.quiet.runEnded();
       return Promise.resolve();
@@ -264,7 +264,7 @@ export class TagWorkers {
    */
   private topUpSpares(most = Infinity): void {
     if (this.closed) return;
-    for (let missing = Math.min(most, this.sparesMissing()); missing > 0; missing--) {
+    for (let missing = Math.min(most, this.threads.sparesMissing(this.demand.wanted())); missing > 0; missing--) {
       if (!this.admission.spares.budget.tryTake()) return;
       const release = this.admission.gate.tryEnter(this.spec.boot.tag, true);
       if (release === undefined) {
@@ -278,12 +278,6 @@ export class TagWorkers {
     }
   }
 
-  /** How many spares the tag's demand wants beyond those it has (negative when it has more). */
-  private sparesMissing(): number {
-    const idle = this.threads.inState('idle');
-    return sparesTarget(idle, this.demand.wanted()) - idle.filter((handle) => handle.runs === 0).length;
-  }
-
   /** Lends idle `handle` to the oldest task waiting in the admission queue, if one waits. */
   private handOver(handle: WorkerHandle): void {
     const waiter = this.handoffs.next();
@@ -292,9 +286,8 @@ export class TagWorkers {
 
   /** Retires the never-used spares past what the tag's demand wants now (it decays while the tag is unused). */
   private shrinkSpares(): void {
-    const idle = this.threads.inState('idle');
     const spares = this.threads.spares();
-    const excess = spares.length - sparesTarget(idle, this.demand.wanted());
+    const excess = -this.threads.sparesMissing(this.demand.wanted());
     for (const handle of spares.slice(0, Math.max(0, excess))) {
       this.threads.delete(handle);
       void this.retiring.retire(handle, 'spare-decay');

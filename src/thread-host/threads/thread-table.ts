@@ -1,5 +1,6 @@
 import type { ThreadCounts } from '../../model/observe/host-stats.js';
 import type { WorkerHandle } from './worker-handle.js';
+import { sparesTarget } from './thread-policy.js';
 
 /**
  * Where a thread of the tag is in its life, as the tag sees it: `idle` (waiting for a task,
@@ -33,6 +34,12 @@ export class ThreadTable extends Map<WorkerHandle, ThreadEntry> {
     const found: WorkerHandle[] = [];
     for (const [handle, entry] of this) if (entry.state === 'idle' && handle.runs === 0) found.push(handle);
     return found;
+  }
+
+  /** How many spares `wanted` runs at once call for beyond the idle spares there are (negative when there are more; thread-policy.ts). */
+  sparesMissing(wanted: number): number {
+    const idle = this.inState('idle');
+    return sparesTarget(idle, wanted) - idle.filter((handle) => handle.runs === 0).length;
   }
 
   /** The threads by state, for `host.stats()`; `retiring` is the tag's to add. */

@@ -38,8 +38,7 @@ export class ThreadTable extends Map<WorkerHandle, ThreadEntry> {
 
   /** How many spares `wanted` runs at once call for beyond the idle spares there are (negative when there are more; thread-policy.ts). */
   sparesMissing(wanted: number): number {
-    const idle = this.inState('idle');
-    return sparesTarget(idle, wanted) - idle.filter((handle) => handle.runs === 0).length;
+    return sparesTarget(this.inState('idle'), wanted) - this.spares().length;
   }
 
   /** The threads by state, for `host.stats()`; `retiring` is the tag's to add. */

@@ -24,11 +24,13 @@ export function packageRoot(): string {
 }
 
 /**
- * Path of the compiled worker entry. Worker threads always run `dist/` JavaScript: a
- * TypeScript worker costs ~220 ms and ~29 MB more per thread, and tsx does not reach workers.
+ * Path of the file piscina loads in every executor thread: the CommonJS start file, which
+ * imports the ES worker entry (worker/thread-start.cts says why). Worker threads always run
+ * `dist/` JavaScript: a TypeScript worker costs ~220 ms and ~29 MB more per thread, and tsx
+ * does not reach workers.
  */
 export function workerEntryPath(): string {
-  return join(packageRoot(), 'dist', 'worker', 'worker-entry.js');
+  return join(packageRoot(), 'dist', 'worker', 'thread-start.cjs');
 }
 
 /** Path of the compiled entry of the one-shot thread a `runtimesModule` hook runs in. */

@@ -3,8 +3,8 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import type { WorkerBoot } from '../contracts/protocol.js';
 import type * as TaskHandler from './task-handler.js';
 
-// Loaded by piscina inside a thread the host started for one runtime tag; never imported by
-// leaves or by the host itself (the host only names this file's path).
+// Loaded by thread-start.cjs, the file piscina loads inside a thread the host started for one
+// runtime tag; never imported by leaves or by the host itself.
 if (isMainThread) {
   throw new Error(
     '@plurnk/plurnk-execs: worker-entry.js runs only inside an executor worker thread started by the host',
@@ -29,7 +29,7 @@ const bundled = process.execArgv.includes(CONDITION);
 if (bundled) process.execArgv = process.execArgv.filter((flag) => flag !== CONDITION);
 const source = bundled ? './thread-root.js' : './task-handler.js';
 
-/** The handler piscina calls for every task posted to this thread (piscina awaits a promised handler). */
+/** The handler piscina calls for every task posted to this thread (thread-start.cjs hands it over; piscina awaits it). */
 export default (import(source) as Promise<typeof TaskHandler>).then(({ createTaskHandler }) =>
   createTaskHandler(workerData as WorkerBoot),
 );

@@ -5,9 +5,15 @@
  * posted, and every other port, socket and timer waited (a flood of one-character writes delayed
  * another tag's no-op EXEC by seconds). A port that holds itself to a share of each turn
  * (thread-port.ts) reads the turn here and, once its share is spent, stops and waits here for the
- * next one. The clock ticks in the loop's check phase (`setImmediate`), only while someone reads
- * it, so an idle process schedules nothing; between two ticks the loop has polled every handle
- * once, so every port with messages gets its share in turn.
+ * next one. The clock ticks in the loop's check phase (`setImmediate`), at the end of a turn in
+ * which a port waits for it; between two ticks the loop has polled every handle once, so every
+ * port with messages gets its share in turn.
+ *
+ * Nobody waiting, nothing ticks: a turn that only delivered a message or two schedules nothing
+ * (an immediate per such turn cost each EXEC a loop iteration of its own). A port's share then
+ * counts every turn since the clock last ticked, so a port with light traffic reaches it after a
+ * share's worth of messages over many turns and waits one turn it did not need: once per share,
+ * never for long, and the tick that ends the wait starts every port's count anew.
  */
 
 let turn = 0;
@@ -28,17 +34,16 @@ function tick(): void {
   }
 }
 
-/** The current turn's number; reading it makes sure the clock ticks at the end of this turn. */
+/** The turn's number: it changes only at a tick, which ends a turn in which someone waited (above). */
 export function currentTurn(): number {
-  if (!ticking) {
-    ticking = true;
-    setImmediate(tick);
-  }
   return turn;
 }
 
 /** Calls `resume` once the loop has moved on to the next turn, in the order the waiters came. */
 export function awaitNextTurn(resume: () => void): void {
   waiting.push(resume);
-  currentTurn();
+  if (!ticking) {
+    ticking = true;
+    setImmediate(tick);
+  }
 }

@@ -1,8 +1,19 @@
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { HookBoot, HookReply } from '../contracts/hook-protocol.js';
+import { describeThrow } from '../runtime/guard-listener.js';
 import { hookEntryPath } from '../runtime/package-root.js';
 import { sweepRunProcesses } from '../runtime/process-sweep.js';
 import { newRunMarker } from '../runtime/run-marker.js';
+import { startThreadWithFlags } from '../runtime/thread-flags.js';
+
+/**
+ * A hook thread refuses `require()` of an ES module (ERR_REQUIRE_ESM, as on Node before 20.19).
+ * The thread is terminated at its timeout wherever it is, and Node ≥ 20.19 aborts the whole
+ * process when that lands while `require()` builds an ES module's facade (docs/design.md, "A
+ * thread's start path in one module"): a hook that require()s ES modules in a loop took the
+ * service down within a few terminations. The hook runs in the service's process, so it may not.
+ */
+const HOOK_FLAGS = ['--no-experimental-require-module'];
 
 /** The hook's reply, or why there is none: it overran `timeoutMs`, or its thread died first. */
 export type HookOutcome =
@@ -19,7 +30,12 @@ export async function callHookInThread(boot: HookBoot, timeoutMs: number): Promi
   const marker = newRunMarker();
   const since = Date.now();
   const outcome = await new Promise<HookOutcome>((resolve) => {
-    const worker = new Worker(hookEntryPath(), { workerData: { ...boot, marker } });
+    let worker: Worker;
+    try {
+      worker = startThreadWithFlags(hookEntryPath(), { workerData: { ...boot, marker } }, HOOK_FLAGS);
+    } catch (error) {
+      return resolve({ stage: 'died', detail: `its thread could not start: ${describeThrow(error)}` });
+    }
     let settled = false;
     const settle = (outcome: HookOutcome) => {
       if (settled) return;

@@ -63,6 +63,12 @@ describe('a broken hook fails discovery hard, naming the package', () => {
     ],
     ['an exported file that does not exist', 'hook-missing-file', /runtimes\.js could not be loaded/],
     [
+      // A hook thread can be terminated inside it, and Node then aborts the whole process (hook-thread.ts).
+      'a CommonJS hook that require()s an ES module',
+      'hook-requires-esm',
+      /runtimes\.js could not be loaded \(Error: require\(\) of ES Module .*declarations\.mjs/,
+    ],
+    [
       'a hook that returns a function inside a declaration',
       'hook-function',
       /the hook returned a value that cannot cross the thread: field \[0\]\.invocation\.parse is a function\. Fix: return plain data/,

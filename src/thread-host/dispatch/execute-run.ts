@@ -16,6 +16,7 @@ import { openGroupClaims, type GroupClaims } from '../ports/group-claims.js';
 import { exposeSinks } from '../ports/sink-port.js';
 import type { WorkerHandle } from '../threads/worker-handle.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
+import { markTicksSinceBoot } from '../../runtime/group-leader.js';
 import { judgeFoldedEffect, watchFoldedEffect, type FoldedEffectEnd } from './folded-effect.js';
 
 /** How a folded effect() that overran its bound settles the race: the host ends the task. */
@@ -84,6 +85,8 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
   const marker = newRunMarker();
   const id = nextTaskId();
   const since = Date.now();
+  // Before the post: the thread may start a child before this thread gets to the claims below.
+  const sinceTicks = markTicksSinceBoot();
   const folded = context.foldEffect === undefined ? undefined : { effect: true as const };
   const message = { kind: 'run', request, id, marker, announce, ...folded } as const;
   // Posted before the run's ports are bound, so the thread wakes while the host binds them: a
@@ -102,7 +105,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     started: !announce,
   });
   // Live until the caller reaped what the run left: the engine's namespace sweep spares it until then.
-  const claims = openGroupClaims(marker);
+  const claims = openGroupClaims(marker, undefined, sinceTicks);
   const control = openControlPort(
     {
       claims,

@@ -39,17 +39,22 @@ export interface GroupClaims {
 }
 
 /**
- * Opens the claims of one task or thread that began now and whose children carry `marker`
- * (`PLURNK_EXECS_RUN`). A report a leaf sends is only a pgid, and any pgid can be sent: the host
- * would SIGHUP another run's group, or any group the user owns. A group is accepted only when
- * its leader carries this task's marker (unguessable: only the task's own children inherit it),
- * or descends from the host process, started after the claims were opened, and carries no other
- * task's marker; an unmarked one belongs to whichever task claimed it first. The claims are
- * live from now until {@link GroupClaims.close}; `drain` takes the reports already queued on
- * their channel (the namespace sweep calls it before it reads who owns what).
+ * Opens the claims of one task or thread whose children carry `marker` (`PLURNK_EXECS_RUN`),
+ * and which began now, or at `since` (a mark taken before the task was posted: the thread may
+ * start a child before the host gets here). A report a leaf sends is only a pgid, and any pgid
+ * can be sent: the host would SIGHUP another run's group, or any group the user owns. A group
+ * is accepted only when its leader carries this task's marker (unguessable: only the task's own
+ * children inherit it), or descends from the host process, started after the task began, and
+ * carries no other task's marker; an unmarked one belongs to whichever task claimed it first.
+ * The claims are live from now until {@link GroupClaims.close}; `drain` takes the reports
+ * already queued on their channel (the namespace sweep calls it before it reads who owns what).
  */
-export function openGroupClaims(marker: string, drain?: () => void): GroupClaims {
-  return new TaskClaims(marker, drain);
+export function openGroupClaims(
+  marker: string,
+  drain?: () => void,
+  since: () => number | undefined = markTicksSinceBoot(),
+): GroupClaims {
+  return new TaskClaims(marker, drain, since);
 }
 
 /** One task's or thread's claims: a class, for a per-run object with getters (output-budget.ts says why). */
@@ -58,13 +63,14 @@ class TaskClaims implements GroupClaims {
   refused = 0;
   first: number | undefined;
   readonly close: () => void;
-  private readonly sinceTicks = markTicksSinceBoot();
   /** Groups counted as started: a group already gone when its report is judged was started too (a child that exited at once). */
   private readonly counted = new Set<number>();
 
   constructor(
     private readonly marker: string,
     drain: (() => void) | undefined,
+    /** When the task began, in ticks since boot (group-leader.ts `markTicksSinceBoot`). */
+    private readonly sinceTicks: () => number | undefined,
   ) {
     this.close = holdClaim({ marker, groups: this.groups, drain });
   }

@@ -52,14 +52,14 @@ describe("a run's claim to the groups its thread starts", () => {
     const handle = await workers.acquire('run');
     const { limits } = options;
     const closing = new AbortController();
-    const run = (body: string, stream: RunStream, memory: HostMemoryWatch) =>
+    const run = (body: string, stream: RunStream, memory: HostMemoryWatch, timeoutMs: number) =>
       executeRun({
         handle,
         request: { runtime: 'sh', body, cwd: null, target: null, hasEntry: false },
         stream,
         sinks: undefined,
         signal: undefined,
-        timeoutMs: 300,
+        timeoutMs,
         detailLimit: 512,
         closing: closing.signal,
         limits,
@@ -72,6 +72,7 @@ describe("a run's claim to the groups its thread starts", () => {
       'true',
       channels(),
       new HostMemoryWatch(limits.rssMb, limits.heartbeatMs, 2 * limits.heartbeatMs),
+      30_000,
     );
     expect(warm.result.status).toBe(200);
     warm.release();
@@ -81,6 +82,7 @@ describe("a run's claim to the groups its thread starts", () => {
       'exec env -u PLURNK_EXECS_RUN sleep 1',
       stream,
       new SlowWatch(limits.rssMb, limits.heartbeatMs, 2 * limits.heartbeatMs),
+      300,
     );
     expect(stream.violations).toEqual([]);
     expect(end.refusedGroups).toBe(0);

@@ -10,8 +10,8 @@ import { startThreadWithFlags } from '../runtime/thread-flags.js';
  * A hook thread refuses `require()` of an ES module (ERR_REQUIRE_ESM, as on Node before 20.19).
  * The thread is terminated at its timeout wherever it is, and Node ≥ 20.19 aborts the whole
  * process when that lands while `require()` builds an ES module's facade (docs/design.md, "A
- * thread's start path in one module"): a hook that require()s ES modules in a loop took the
- * service down within a few terminations. The hook runs in the service's process, so it may not.
+ * thread's start path in one module"): a thread that require()d an ES module in a loop took its
+ * process down within 1–38 terminations here. The hook runs in the service's process, so it may not.
  */
 const HOOK_FLAGS = ['--no-experimental-require-module'];
 

@@ -26,6 +26,12 @@ export interface RelayBounds {
   readonly deadlineMs: number | undefined;
 }
 
+/**
+ * How old the cgroup's last reading may be for a run to start from it (engine-cgroup.ts): a run
+ * begun within this of another's end takes that run's closing reading as its own opening one.
+ */
+const OPENING_READING_MAX_AGE_MS = 1;
+
 const EntryArgsSchema = v.tuple([
   v.string(),
   v.nullable(v.string()),
@@ -69,7 +75,7 @@ export class RunRelay {
   /** Sends the run to the engine; one that is already gone settles it 500 engine-crashed at once. */
   begin(): void {
     const { request } = this;
-    this.refusedBefore = this.engine.command.sandbox?.refusals();
+    this.refusedBefore = this.engine.command.sandbox?.refusals(OPENING_READING_MAX_AGE_MS);
     // A signal already aborted crosses with the run, not a frame after it: the leaf must see it
     // aborted from its first line, as in the thread tier, or it may start what it would not.
     const aborted = request.signal?.aborted === true ? encodeAbortReason(request.signal.reason) : undefined;

@@ -34,6 +34,8 @@ export class EngineCgroup {
   private removal: Promise<void> | undefined;
   /** The open counter files (`pids.events`, the memory one), once first read. */
   private counters: { forks: number | undefined; oom: number | undefined } | undefined;
+  /** The last reading, and the time (`performance.now()`) just before it was taken. */
+  private last: { readonly at: number; readonly refusals: CgroupRefusals } | undefined;
 
   /**
    * Makes a cgroup for one engine in `layout` and sets its bounds; throws (the caller reports
@@ -92,19 +94,27 @@ export class EngineCgroup {
 
   /**
    * What it refused so far (0 for what cannot be read: a kernel without the counter, a cgroup
-   * gone). Read as each run begins and ends, through descriptors kept open: re-reading an open
-   * cgroup file costs a quarter of opening it anew (measured here).
+   * gone), read through descriptors kept open: re-reading an open cgroup file costs a quarter of
+   * opening it anew (measured here). With `maxAgeMs`, the last reading is returned instead when
+   * it began at most that long ago: a run that begins just after another ended starts from that
+   * run's closing reading rather than paying two more reads (docs/performance.md). A reading
+   * reused is never newer than the moment it stands for, so a refusal is never missed; one that
+   * came within `maxAgeMs` before the run began may be counted in it.
    */
-  refusals(): CgroupRefusals {
+  refusals(maxAgeMs?: number): CgroupRefusals {
+    const now = performance.now();
+    if (maxAgeMs !== undefined && this.last !== undefined && now - this.last.at <= maxAgeMs) return this.last.refusals;
     if (this.counters === undefined) {
       const [memory, pids = memory] = this.dirs as [string, string?];
       const events = this.layout.version === 2 ? 'memory.events' : 'memory.oom_control';
       this.counters = { forks: openCounter(join(pids, 'pids.events')), oom: openCounter(join(memory, events)) };
     }
-    return {
+    const refusals = {
       forksRefused: readCounter(this.counters.forks, FORKS_REFUSED),
       oomKills: readCounter(this.counters.oom, OOM_KILLS),
     };
+    this.last = { at: now, refusals };
+    return refusals;
   }
 
   /**

@@ -142,9 +142,12 @@ export class EngineSandbox {
     };
   }
 
-  /** What its cgroup refused so far; undefined without one. Each run reads it as it begins and ends. */
-  refusals(): CgroupRefusals | undefined {
-    const refusals = this.cgroup?.refusals();
+  /**
+   * What its cgroup refused so far; undefined without one. Each run reads it as it ends, and as it
+   * begins unless a reading began within `maxAgeMs` (engine-cgroup.ts).
+   */
+  refusals(maxAgeMs?: number): CgroupRefusals | undefined {
+    const refusals = this.cgroup?.refusals(maxAgeMs);
     if (refusals !== undefined) this.oomKillsSeen = refusals.oomKills;
     return refusals;
   }

@@ -15,6 +15,7 @@ import { underNamespaceInit } from './namespace-init.js';
 import { sweepNamespace } from './namespace-sweep.js';
 import { measureSandbox } from './sandbox/sandbox-facts.js';
 import { AckBatch } from './ack-batch.js';
+import { RunControllers } from './run-controllers.js';
 import { SinkBatch } from './sink-batch.js';
 import { stripForwardedText } from './forwarded-text.js';
 import { trackDegradation, trackStateChanges } from './state-changes.js';
@@ -57,6 +58,7 @@ const closing = new AbortController();
 /** Runs and effect calls in flight, which the thread tier's close waits for. */
 const inFlight = new Set<Promise<void>>();
 const runs = new Map<number, { controller: AbortController }>();
+const controllers = new RunControllers();
 const asks = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let nextAsk = 0;
 /** The engine's state when it differs from what the service last heard (state-changes.ts). */
@@ -128,7 +130,7 @@ async function boot(message: Extract<ServiceMessage, { t: 'boot' }>): Promise<vo
 }
 
 async function exec(id: number, request: WireExecRequest, aborted: WireAbortReason | undefined): Promise<void> {
-  const controller = new AbortController();
+  const controller = controllers.take();
   if (aborted !== undefined) controller.abort(decodeAbortReason(aborted));
   runs.set(id, { controller });
   const { interact, entry } = request;
@@ -153,6 +155,7 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
     send({ t: 'exec-error', id, error: wireError(error) });
   } finally {
     runs.delete(id);
+    controllers.give(controller);
     sweep();
   }
 }

@@ -69,6 +69,24 @@ describe('the process tier carries the whole Host API across the engine boundary
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"name":"RangeError","message":"the user left"}}');
   });
 
+  it('starts the run after an aborted one unaborted: the engine keeps no aborted controller for later runs', async () => {
+    for (let run = 0; run < 3; run++) await host.exec({ runtime: 'healthy', body: 'ok' });
+    const controller = new AbortController();
+    const waiting = handshake();
+    const aborted = host.exec({
+      runtime: 'wait-abort',
+      body: 'x',
+      signal: controller.signal,
+      sinks: { write: () => waiting.resolve() },
+    });
+    await waiting.promise;
+    controller.abort(new RangeError('the user left'));
+    expect((await aborted).result.status).toBe(499);
+    // Only its own deadline ends the next one.
+    const next = await host.exec({ runtime: 'wait-abort', body: 'x', timeoutMs: 200 });
+    expect(next.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/execution-timeout');
+  });
+
   it('starts nothing for a signal aborted before the run, as the thread tier: the leaf sees it aborted at once', async () => {
     const controller = new AbortController();
     controller.abort(new RangeError('gone before it began'));

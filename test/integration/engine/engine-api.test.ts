@@ -54,7 +54,8 @@ describe('the process tier carries the whole Host API across the engine boundary
     });
   });
 
-  it('carries an abort reason to the leaf unchanged', async () => {
+  /** A `wait-abort` run aborted with `reason` once the leaf said it waits. */
+  async function abortedWhileWaiting(reason: unknown) {
     const controller = new AbortController();
     const waiting = handshake();
     const running = host.exec({
@@ -64,24 +65,18 @@ describe('the process tier carries the whole Host API across the engine boundary
       sinks: { write: () => waiting.resolve() },
     });
     await waiting.promise;
-    controller.abort(new RangeError('the user left'));
-    const out = await running;
+    controller.abort(reason);
+    return running;
+  }
+
+  it('carries an abort reason to the leaf unchanged', async () => {
+    const out = await abortedWhileWaiting(new RangeError('the user left'));
     expect(out.channels.out!.text).toBe('waiting\n{"reason":{"name":"RangeError","message":"the user left"}}');
   });
 
   it('starts the run after an aborted one unaborted: the engine keeps no aborted controller for later runs', async () => {
     for (let run = 0; run < 3; run++) await host.exec({ runtime: 'healthy', body: 'ok' });
-    const controller = new AbortController();
-    const waiting = handshake();
-    const aborted = host.exec({
-      runtime: 'wait-abort',
-      body: 'x',
-      signal: controller.signal,
-      sinks: { write: () => waiting.resolve() },
-    });
-    await waiting.promise;
-    controller.abort(new RangeError('the user left'));
-    expect((await aborted).result.status).toBe(499);
+    expect((await abortedWhileWaiting(new RangeError('the user left'))).result.status).toBe(499);
     // Only its own deadline ends the next one.
     const next = await host.exec({ runtime: 'wait-abort', body: 'x', timeoutMs: 200 });
     expect(next.result.problem?.type).toBe('https://problems.plurnk.xyz/scheme/exec/execution-timeout');

@@ -162,8 +162,9 @@ async function exec(id: number, request: WireExecRequest, aborted: WireAbortReas
 
 /**
  * The run as the thread tier takes it. The service's front door parsed and normalized it
- * (model/exec-request.ts) before it crossed, and only the service writes to the engine's end of
- * the channel, so it is not parsed a second time here: that was ~5 µs of each EXEC's path.
+ * (model/exec-request.ts) before it crossed, and what the engine reads from its channel only the
+ * service can have written (it alone holds the other end), so it is not parsed a second time
+ * here: that was ~5 µs of each EXEC's path.
  */
 function fromWire(request: WireExecRequest, signal: AbortSignal, sinks: EmbeddingSinks): ParsedExecRequest {
   return {

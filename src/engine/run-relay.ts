@@ -28,7 +28,7 @@ export interface RelayBounds {
 
 /**
  * How old the cgroup's last reading may be for a run to start from it (engine-cgroup.ts): a run
- * begun within this of another's end takes that run's closing reading as its own opening one.
+ * begun within this of another run's start or end takes that reading as its own opening one.
  */
 const OPENING_READING_MAX_AGE_MS = 1;
 

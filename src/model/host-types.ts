@@ -213,8 +213,9 @@ export interface RunContainment {
    * What the engine's cgroup refused while the run was in flight, as the cgroup counted it:
    * `forksRefused`, forks and threads past `limits.enginePids`; `oomKills`, processes the kernel's
    * OOM killer ended at `limits.engineMemoryMb`. The cgroup is the engine's, so every run in
-   * flight at the time sees the same refusals; a run begun within a millisecond of another's end
-   * counts from that run's closing reading, so a refusal in that millisecond may be counted in it.
+   * flight at the time sees the same refusals; a run begun within a millisecond of the cgroup's
+   * last reading (another run's start or end) counts from that reading, so a refusal in that
+   * millisecond may be counted in it.
    * Absent in the thread tier and where the engine has no cgroup.
    */
   sandbox?: { forksRefused: number; oomKills: number };

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { groupHasAnyProcess } from './process-group.js';
+import { listProcIds, readProcFile, readProcRow } from './proc-table.js';
 import { RUN_MARKER } from './run-marker.js';
 
 /** Linux's USER_HZ: the unit of /proc/<pid>/stat's start time and of /proc/uptime × 100. */
@@ -14,7 +14,7 @@ const MAX_DEPTH = 64;
 
 /** Now, in clock ticks since boot (the clock of a process's start time); undefined without /proc. */
 export function ticksSinceBoot(): number | undefined {
-  const seconds = Number(read('/proc/uptime')?.split(' ')[0]);
+  const seconds = Number(readProcFile('/proc/uptime')?.split(' ')[0]);
   return Number.isFinite(seconds) && seconds > 0 ? Math.floor(seconds * TICKS_PER_SECOND) : undefined;
 }
 
@@ -57,8 +57,8 @@ export type LeaderVerdict =
 export function vetGroupLeader(pgid: number, sinceTicks: number | undefined, ownMarker?: string): LeaderVerdict {
   if (!Number.isSafeInteger(pgid) || pgid <= 1) return { ok: false, why: 'that is no process group id' };
   if (pgid === process.pid) return { ok: false, why: 'that is the host process' };
-  if (read('/proc/self/stat') === undefined) return { ok: true, startTicks: 0, marker: undefined };
-  const leader = readStat(pgid);
+  if (readProcFile('/proc/self/stat') === undefined) return { ok: true, startTicks: 0, marker: undefined };
+  const leader = readProcRow(pgid);
   if (leader === undefined) return vetLeaderless(pgid, sinceTicks, ownMarker);
   if (leader.pgrp !== pgid)
     return { ok: false, why: `process ${pgid} does not lead it (it is in group ${leader.pgrp})` };
@@ -69,7 +69,7 @@ export function vetGroupLeader(pgid: number, sinceTicks: number | undefined, own
   if (!descendsFromHost(pgid)) {
     // A leader that exited and was reaped between the reads above (a short-lived child often
     // is, under load) left no ancestry to walk: judge its group by the members left, as if gone at the start.
-    if (readStat(pgid) === undefined) return vetLeaderless(pgid, sinceTicks, ownMarker);
+    if (readProcRow(pgid) === undefined) return vetLeaderless(pgid, sinceTicks, ownMarker);
     return { ok: false, why: 'its leader does not descend from the host process' };
   }
   return { ok: true, startTicks: leader.startTicks, marker };
@@ -77,7 +77,7 @@ export function vetGroupLeader(pgid: number, sinceTicks: number | undefined, own
 
 /** The start time (ticks since boot) of process `pid`, or undefined when it is gone. */
 export function startTicksOf(pid: number): number | undefined {
-  return readStat(pid)?.startTicks;
+  return readProcRow(pid)?.startTicks;
 }
 
 function vetLeaderless(pgid: number, sinceTicks: number | undefined, ownMarker: string | undefined): LeaderVerdict {
@@ -99,18 +99,10 @@ function livingMembers(pgid: number): { pid: number; startTicks: number }[] {
   // No process in the group, not even a zombie: the usual case for a short-lived child whose report
   // is judged after it was reaped, answered without reading every /proc/<pid>/stat.
   if (!groupHasAnyProcess(pgid)) return [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
   const members: { pid: number; startTicks: number }[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(Number(entry));
-    if (stat?.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X')
-      members.push({ pid: Number(entry), startTicks: stat.startTicks });
+  for (const pid of listProcIds()) {
+    const stat = readProcRow(pid);
+    if (stat?.pgrp === pgid && !stat.zombie) members.push({ pid, startTicks: stat.startTicks });
   }
   return members;
 }
@@ -118,7 +110,7 @@ function livingMembers(pgid: number): { pid: number; startTicks: number }[] {
 function descendsFromHost(pid: number): boolean {
   let current = pid;
   for (let depth = 0; depth < MAX_DEPTH && current > 1; depth++) {
-    const stat = readStat(current);
+    const stat = readProcRow(current);
     if (stat === undefined) return false;
     if (stat.ppid === process.pid) return true;
     current = stat.ppid;
@@ -128,27 +120,11 @@ function descendsFromHost(pid: number): boolean {
 
 /** The `PLURNK_EXECS_RUN` value in `pid`'s environment, or undefined. */
 function markerOf(pid: number): string | undefined {
-  const environ = read(`/proc/${pid}/environ`);
+  const environ = readProcFile(`/proc/${pid}/environ`);
   if (environ === undefined) return undefined;
   const prefix = `${RUN_MARKER}=`;
   return environ
     .split('\0')
     .find((entry) => entry.startsWith(prefix))
     ?.slice(prefix.length);
-}
-
-function readStat(pid: number): { state: string; ppid: number; pgrp: number; startTicks: number } | undefined {
-  const text = read(`/proc/${pid}/stat`);
-  if (text === undefined) return undefined;
-  // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgrp: Number(fields[2]), startTicks: Number(fields[19]) };
-}
-
-function read(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

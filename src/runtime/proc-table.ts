@@ -69,14 +69,26 @@ export function listProcIds(): number[] {
 /** One process's row, or undefined when it is gone. */
 export function readProcRow(pid: number): ProcRow | undefined {
   const text = readProcFile(`/proc/${pid}/stat`);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : parseProcStat(pid, text);
+}
+
+/**
+ * Process `pid`'s row from the text of its `/proc/<pid>/stat`, or undefined when that text shows
+ * a process its parent is reaping: the kernel prints group -1 and parent 0 once a process's
+ * signal handlers are released (fs/proc/array.c starts from those values and fills them in only
+ * while it can lock them), the last moment before its pid disappears. Such a process is gone: it
+ * leads no group and belongs to no one.
+ */
+export function parseProcStat(pid: number, text: string): ProcRow | undefined {
   // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = fields[0] ?? '';
+  const pgrp = Number(fields[2]);
+  if (!(pgrp >= 0)) return undefined;
   return {
     pid,
     ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
+    pgrp,
     zombie: state === 'Z' || state === 'X',
     startTicks: Number(fields[19]),
   };

@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { constants } from 'node:os';
+import { listProcIds, readProcRow } from './proc-table.js';
 
 /** A signal as an abort reason may name it: `SIGUSR1`, or its number. */
 export type SignalSpec = NodeJS.Signals | number;
@@ -30,17 +30,13 @@ export function liveGroupMembers(pgid: number): number[] {
   // No process in the group at all, not even a zombie: the usual case once a run's leader was
   // reaped, answered without reading every /proc/<pid>/stat (~1.4 ms with 67 processes).
   if (!groupHasAnyProcess(pgid)) return [];
+  // No listing (no /proc, where this process at least would be listed): the group's id is all we know.
+  const pids = listProcIds();
+  if (pids.length === 0) return signalGroup(pgid, 0) ? [pgid] : [];
   const members: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return signalGroup(pgid, 0) ? [pgid] : [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = readStat(entry);
-    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') members.push(Number(entry));
+  for (const pid of pids) {
+    const row = readProcRow(pid);
+    if (row?.pgrp === pgid && !row.zombie) members.push(pid);
   }
   return members;
 }
@@ -53,17 +49,4 @@ export function groupHasAnyProcess(pgid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
-}
-
-/** State letter and process group of one pid from /proc/<pid>/stat, or undefined when it is gone. */
-function readStat(pid: string): { state: string; pgrp: number } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // The command name is parenthesised and may contain spaces or parentheses: split after the last ')'.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
 }

@@ -61,19 +61,35 @@ const readText = readFileSync as (path: string, encoding: 'utf8') => string;
 /** This process, as it was when the guards loaded. */
 export const HOST_PID = process.pid;
 
-/** The `/proc/<pid>/stat` fields the guards use (its start time in clock ticks since boot), or undefined when the process is gone or unreadable. */
-export function readProcStat(
-  pid: number,
-): { state: string; ppid: number; pgrp: number; startTicks: number } | undefined {
+/** What the guards use of one process's `/proc/<pid>/stat` (its start time in clock ticks since boot). */
+export interface ProcStat {
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly startTicks: number;
+}
+
+/** Process `pid`'s {@link ProcStat}, or undefined when it is gone, being reaped, or unreadable. */
+export function readProcStat(pid: number): ProcStat | undefined {
   let text: string;
   try {
     text = readText(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }
+  return parseProcStat(text);
+}
+
+/**
+ * The {@link ProcStat} in the text of a `/proc/<pid>/stat`, or undefined when it shows group -1:
+ * its parent is reaping it (runtime/proc-table.ts's parseProcStat says why), so it is gone.
+ */
+export function parseProcStat(text: string): ProcStat | undefined {
   // The command name is parenthesised and may hold spaces or parentheses: split after the last ')'.
   const fields = stringSplit(stringSlice(text, stringLastIndexOf(text, ')') + 2), ' ');
-  return { state: fields[0] ?? '', ppid: +(fields[1] ?? 0), pgrp: +(fields[2] ?? 0), startTicks: +(fields[19] ?? 0) };
+  const pgrp = +(fields[2] ?? 0);
+  if (!(pgrp >= 0)) return undefined;
+  return { state: fields[0] ?? '', ppid: +(fields[1] ?? 0), pgrp, startTicks: +(fields[19] ?? 0) };
 }
 
 /** Now in clock ticks since boot (USER_HZ 100, the unit of a start time), or 0 when /proc cannot tell. */

@@ -2,7 +2,8 @@ import type { RecyclePolicy } from '../../model/host-types.js';
 import type { ThreadCounts } from '../../model/observe/host-stats.js';
 import { ThreadTable } from './thread-table.js';
 import { Retirements } from './retirements.js';
-import { describeIdleLoad, IDLE_SAMPLE_MS, pickThread, retireReason } from './thread-policy.js';
+import { IDLE_SAMPLE_MS, pickThread, retireReason } from './thread-policy.js';
+import { retireBusyIdle, retireDeadIdle } from './idle-threads.js';
 import { Handoffs, type Purpose } from './handoffs.js';
 import { BurstQuiet } from './burst-quiet.js';
 import { SpareDemand } from './spare-demand.js';
@@ -179,7 +180,7 @@ export class TagWorkers {
 
   /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
   private takeIdle(purpose: Purpose): WorkerHandle | undefined {
-    this.pruneDead();
+    retireDeadIdle(this.threads, this.retiring);
     const idle = this.threads.inState('idle');
     const index = pickThread(idle);
     if (index === -1) return undefined;
@@ -229,31 +230,10 @@ export class TagWorkers {
     if (this.closed) throw new Error(`the threads of ${this.spec.boot.tag} are closed`);
   }
 
-  /** Threads that died while idle (an uncaught error from a leaf's stray timer) are retired, not handed out. */
-  private pruneDead(): void {
-    for (const handle of this.threads.inState('idle')) {
-      if (handle.deathReason === undefined) continue;
-      this.threads.delete(handle);
-      void this.retiring.retire(handle, 'crashed', Promise.resolve(), true);
-    }
-  }
-
-  /**
-   * Retires an idle thread whose event loop stays busy with no task in flight — a leaf's
-   * interval or loop left running at import or after its run (65–80 % of a core was measured)
-   * — and counts it as a crash of the tag, so a leaf that does it in every thread is degraded.
-   * No replacement is started here (it would do the same): the next run starts one.
-   */
+  /** Every {@link IDLE_SAMPLE_MS}: spares past the demand, and idle threads that misbehave, are retired. */
   private watchIdle(): void {
     this.shrinkSpares();
-    for (const handle of this.threads.inState('idle')) {
-      const load = handle.judgeIdleLoad();
-      if (load?.retire !== true) continue;
-      this.threads.delete(handle);
-      const why = describeIdleLoad(load.utilization);
-      this.spec.onCrash?.(why);
-      void this.retiring.retire(handle, 'idle-load', Promise.resolve(), true, why);
-    }
+    retireBusyIdle(this.threads, this.retiring, this.spec.onCrash);
   }
 
   /**

@@ -138,7 +138,8 @@ export async function withLease<T>(
   use: (lease: Lease) => Promise<T>,
   wait?: StartWait,
 ): Promise<T> {
-  const lease: Lease = { handle: await workers.acquire(purpose, wait), ranRun: false, poisoned: false };
+  const handle = workers.acquireIdle(purpose) ?? (await workers.acquire(purpose, wait));
+  const lease: Lease = { handle, ranRun: false, poisoned: false };
   try {
     return await use(lease);
   } finally {

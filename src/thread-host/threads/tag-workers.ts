@@ -63,7 +63,8 @@ export class TagWorkers {
    * task: until its leaf is loaded.
    */
   async acquire(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
-    this.assertOpen();
+    const idle = this.acquireIdle(purpose);
+    if (idle !== undefined) return idle;
     if (purpose === 'call') return this.obtain(purpose, wait);
     this.demand.runStarted();
     try {
@@ -74,9 +75,20 @@ export class TagWorkers {
     }
   }
 
+  /**
+   * What {@link acquire} takes first, an idle thread, taken at once: most runs of a warm host
+   * find one, and need not wait turns of the microtask queue for it. Undefined, with nothing
+   * taken, when none is idle.
+   */
+  acquireIdle(purpose: Purpose): WorkerHandle | undefined {
+    this.assertOpen();
+    const handle = this.pickIdle();
+    if (handle === undefined) return undefined;
+    if (purpose === 'run') this.demand.runStarted();
+    return this.lendIdle(handle, purpose);
+  }
+
   private async obtain(purpose: Purpose, wait?: StartWait): Promise<WorkerHandle> {
-    const ready = this.takeIdle(purpose);
-    if (ready !== undefined) return ready;
     // A thread of the tag that is free before a start slot is (one given back, a new spare) comes at once.
     const admitted = await this.handoffs.admit(purpose, (leave) =>
       this.admission.gate.enter(this.spec.boot.tag, { ...wait, signals: [...(wait?.signals ?? []), leave] }),
@@ -86,10 +98,10 @@ export class TagWorkers {
     if (this.closed) release();
     this.assertOpen();
     // A thread may have been given back while this task waited.
-    const idle = this.takeIdle(purpose);
+    const idle = this.pickIdle();
     if (idle !== undefined) {
       release();
-      return idle;
+      return this.lendIdle(idle, purpose);
     }
     return this.startedFor(this.lend(this.start(release, 1), purpose), purpose);
   }
@@ -178,13 +190,15 @@ export class TagWorkers {
     };
   }
 
-  /** The idle thread the policy picks for a task, marked busy; undefined when none is idle. */
-  private takeIdle(purpose: Purpose): WorkerHandle | undefined {
+  /** The idle thread the policy picks for a task (threads that died idle retired first), or undefined. */
+  private pickIdle(): WorkerHandle | undefined {
     retireDeadIdle(this.threads, this.retiring);
     const idle = this.threads.inState('idle');
-    const index = pickThread(idle);
-    if (index === -1) return undefined;
-    const handle = idle[index]!;
+    return idle[pickThread(idle)];
+  }
+
+  /** Lends idle thread `handle` for `purpose`. */
+  private lendIdle(handle: WorkerHandle, purpose: Purpose): WorkerHandle {
     // A run that has to wait for its spare to finish starting wanted one more spare.
     if (purpose === 'run' && handle.runs === 0 && handle.state === 'starting') this.demand.late();
     return this.startedFor(this.lend(handle, purpose), purpose);

@@ -210,6 +210,38 @@ describe('TagWorkers', () => {
     expect((await tag.acquire('run')).threadId).toBe(handle.threadId);
   });
 
+  // A warm host's run takes its thread in the same turn (withLease): no microtask turns spent on `acquire`.
+  it('hands out an idle thread at once, the one acquire would pick, and nothing when none is idle', async () => {
+    const tag = open('never');
+    expect(tag.acquireIdle('run')).toBeUndefined();
+    expect(tag.counts()).toMatchObject({ busy: 0 });
+    const first = await tag.acquire('run');
+    await tag.release(first, { ranRun: true, poisoned: false });
+    await warmSpares(tag, 2);
+    const spare = tag.snapshot().spare;
+    // The policy's pick, as acquire's: the thread that ran, not the spare; lent out.
+    expect(tag.acquireIdle('run')).toBe(first);
+    expect(tag.snapshot()).toEqual({ available: [spare], busy: [first.threadId], spare });
+    expect(tag.acquireIdle('call')?.threadId).toBe(spare);
+    expect(tag.acquireIdle('run')).toBeUndefined();
+    await tag.close();
+    expect(() => tag.acquireIdle('run')).toThrow(/the threads of state are closed/);
+  });
+
+  it("counts a run that took an idle thread at once as in flight: alone on a spare still starting, under 'each-run', it gets a spare beside it", async () => {
+    const tag = open('each-run', spares(16));
+    await tag.release(await tag.acquire('run'), { ranRun: true, poisoned: false });
+    // The retired thread's replacement, taken while it still starts.
+    await expect.poll(() => tag.snapshot().spare, { interval: 2, timeout: 20_000 }).toBeDefined();
+    const spare = tag.snapshot().spare;
+    const taken = tag.acquireIdle('run')!;
+    expect(taken.threadId).toBe(spare);
+    expect(taken.loaded).toBe(false);
+    expect(tag.counts()).toMatchObject({ busy: 1, spares: 1 });
+    expect(tag.snapshot().spare).not.toBe(spare);
+    await tag.release(taken, { ranRun: true, poisoned: false });
+  });
+
   it("prefers a thread that already ran under 'never', keeping the spare fresh", async () => {
     const tag = open('never');
     const first = await tag.acquire('run');

@@ -190,7 +190,11 @@ export class ThreadTier implements Tier {
           ? { groups: end.groups, marker: end.marker, since: end.since, firstPid: end.firstGroup }
           : { groups: end.groups };
       // A process the host may not signal (EPERM) is skipped by the sweep; nothing in it makes exec() reject.
-      const reaped = await reapRun(swept, this.options.limits.graceMs).catch(() => undefined);
+      // A run that reported no group and is not swept for its marker left nothing to look for.
+      const reaped =
+        swept.marker === undefined && end.groups.size === 0
+          ? { found: 0, survivors: [] }
+          : await reapRun(swept, this.options.limits.graceMs).catch(() => undefined);
       // The sweep looked until nothing of the run lived: unless something survived it, the reap below has nothing to do.
       if (reaped?.survivors.length === 0) groups = new Set();
       const reapedProcesses = reaped?.found ?? 0;
@@ -210,7 +214,7 @@ export class ThreadTier implements Tier {
       };
     } finally {
       // Reaped here too, so no path out of the run leaves its groups alive (a second reap of a gone group is a no-op).
-      await reapGroups(groups, this.options.limits.graceMs).catch(() => {});
+      if (groups.size > 0) await reapGroups(groups, this.options.limits.graceMs).catch(() => {});
       // Only now does the run own nothing: the engine's namespace sweep may take what is left.
       release();
     }

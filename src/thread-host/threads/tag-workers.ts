@@ -100,8 +100,9 @@ export class TagWorkers {
     // A thread may have been given back while this task waited.
     const idle = this.pickIdle();
     if (idle !== undefined) {
+      const lent = this.lendIdle(idle, purpose);
       release();
-      return this.lendIdle(idle, purpose);
+      return lent;
     }
     return this.startedFor(this.lend(this.start(release, 1), purpose), purpose);
   }

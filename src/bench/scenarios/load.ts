@@ -21,7 +21,8 @@ type Tier = 'thread' | 'process';
 
 /**
  * Issue 17's load rows, in both tiers: a burst of {@link BURST} concurrent no-op EXECs of one
- * tag under `'each-run'` after {@link IDLE_MS} ms idle (p50 latency against one warm run),
+ * tag under `'each-run'` after {@link IDLE_MS} ms idle (p50 latency against one warm run; the
+ * tag's first burst after boot, which starts its threads, apart),
  * back-to-back `'each-run'` runs/s (against `'never'`, and against the bound every run's thread
  * start sets: executor threads started per second, as many at once as the host's start slots),
  * and mixed runs at concurrency {@link CONCURRENCY} under `'each-run'` (runs/s, and the host's
@@ -32,14 +33,15 @@ export async function benchLoad(context: BenchContext): Promise<ScenarioReport> 
   const rows: BenchRow[] = [];
   const notes: string[] = [];
   for (const tier of ['thread', 'process'] as const) {
-    rows.push(await burstRow(context, discovery, tier));
-    rows.push(...(await backToBackRows(context, discovery, tier)));
+    const burst = await burstRows(context, discovery, tier);
+    const backToBack = await backToBackRows(context, discovery, tier);
+    rows.push(firstBurstRow(tier, burst.first, backToBack.startsPerSecond), burst.row, ...backToBack.rows);
     const mixed = await mixedRows(context, discovery, tier);
     rows.push(...mixed.rows);
     notes.push(mixed.note);
   }
   notes.push(
-    `Burst: ${BURST} no-op EXECs started at once after ${IDLE_MS / 1000} s idle; the subject is the median of every run's latency over all bursts, the baseline one no-op run on a warm thread ('never') after the same idle.`,
+    `Burst: ${BURST} no-op EXECs started at once after ${IDLE_MS / 1000} s idle; the subject is the median of every run's latency over all bursts after the tag's first (which has a row of its own), the baseline one no-op run on a warm thread ('never') after the same idle.`,
     'Host RSS: this process (the service) plus its engine processes, sampled every 250 ms (the engines from /proc: src/bench/descendants.ts); the baseline is this process before the host booted.',
   );
   return { name: 'load', rows, notes };
@@ -49,19 +51,29 @@ async function bootTier(discovery: Discovery, tier: Tier, options: HostOptions):
   return tier === 'thread' ? bootHost(discovery, options) : bootProcessHost(discovery, options);
 }
 
-async function burstRow(context: BenchContext, discovery: Discovery, tier: Tier): Promise<BenchRow> {
+async function burstRows(
+  context: BenchContext,
+  discovery: Discovery,
+  tier: Tier,
+): Promise<{ first: number[]; row: BenchRow }> {
   const bursts = context.quick ? 2 : 6;
-  context.progress(`load (${tier}): ${bursts} bursts of ${BURST} under 'each-run', ${IDLE_MS / 1000} s apart`);
+  context.progress(`load (${tier}): ${bursts + 1} bursts of ${BURST} under 'each-run', ${IDLE_MS / 1000} s apart`);
   const fresh = await bootTier(discovery, tier, { recycle: 'each-run' });
   const warm = await bootTier(discovery, tier, { recycle: 'never' });
   const latencies: number[] = [];
   const warmRuns: number[] = [];
+  let first: number[];
   try {
     await execOk(fresh, NOOP);
     await execOk(warm, NOOP);
+    // The tag's first burst finds the one spare its first run left: it waits for thread starts,
+    // and grows the spares to its demand. Every burst after it finds them warm, as a service's
+    // does once it has seen its burst; the first is a row of its own.
+    await sleep(IDLE_MS);
+    first = await burstOf(fresh);
     for (let i = 0; i < bursts; i++) {
       await sleep(IDLE_MS);
-      latencies.push(...(await Promise.all(Array.from({ length: BURST }, () => timeMs(() => execOk(fresh, NOOP))))));
+      latencies.push(...(await burstOf(fresh)));
       await sleep(IDLE_MS);
       warmRuns.push(await timeMs(() => execOk(warm, NOOP)));
     }
@@ -72,16 +84,45 @@ async function burstRow(context: BenchContext, discovery: Discovery, tier: Tier)
   const baseline = summarize(warmRuns);
   const ratio = subject.median / baseline.median;
   return {
-    name: `${tier}: burst of ${BURST} concurrent EXECs, 'each-run', after ${IDLE_MS / 1000} s idle (p50)`,
-    unit: 'ms',
-    subject,
-    baseline: { name: "one warm run ('never')", stat: baseline },
-    ratio,
-    target: target(ratio, '<=', 3),
+    first,
+    row: {
+      name: `${tier}: burst of ${BURST} concurrent EXECs, 'each-run', after ${IDLE_MS / 1000} s idle (p50)`,
+      unit: 'ms',
+      subject,
+      baseline: { name: "one warm run ('never')", stat: baseline },
+      ratio,
+      target: target(ratio, '<=', 3),
+    },
   };
 }
 
-async function backToBackRows(context: BenchContext, discovery: Discovery, tier: Tier): Promise<BenchRow[]> {
+/**
+ * The tag's first burst after boot: one run takes the spare the boot's run left, the other
+ * {@link BURST} − 1 wait for thread starts, which come at the rate measured beside it. Sorted,
+ * the runs end after 0, 1, … BURST − 1 starts, so the median waits for (BURST − 1) / 2: the
+ * bound this row's p50 is set against (no target: issue 28 asks how close the host gets).
+ */
+function firstBurstRow(tier: Tier, first: readonly number[], startsPerSecond: number): BenchRow {
+  const subject = summarize(first);
+  const boundMs = ((BURST - 1) / 2 / startsPerSecond) * 1000;
+  return {
+    name: `${tier}: the tag's first burst of ${BURST} after boot, 'each-run' (p50; its threads start for it)`,
+    unit: 'ms',
+    subject,
+    baseline: { name: `${(BURST - 1) / 2} thread starts at the rate below`, stat: single(boundMs) },
+    ratio: subject.median / boundMs,
+  };
+}
+
+function burstOf(host: Host): Promise<number[]> {
+  return Promise.all(Array.from({ length: BURST }, () => timeMs(() => execOk(host, NOOP))));
+}
+
+async function backToBackRows(
+  context: BenchContext,
+  discovery: Discovery,
+  tier: Tier,
+): Promise<{ rows: BenchRow[]; startsPerSecond: number }> {
   const windowMs = context.quick ? 2000 : 5000;
   const rates: Record<'never' | 'each-run' | 'starts', number[]> = { never: [], 'each-run': [], starts: [] };
   const entry = discovery.registry.get('noop')!;
@@ -104,7 +145,7 @@ async function backToBackRows(context: BenchContext, discovery: Discovery, tier:
   const never = summarize(rates.never);
   const eachRun = summarize(rates['each-run']);
   const bound = summarize(rates.starts);
-  return [
+  const rows: BenchRow[] = [
     {
       name: `${tier}: executor threads started per second, ${slots} at a time (the bound of back-to-back 'each-run')`,
       unit: 'threads/s',
@@ -120,6 +161,7 @@ async function backToBackRows(context: BenchContext, discovery: Discovery, tier:
       target: target(eachRun.median / bound.median, '>=', 0.8),
     },
   ];
+  return { rows, startsPerSecond: bound.median };
 }
 
 async function mixedRows(

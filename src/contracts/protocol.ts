@@ -74,14 +74,24 @@ export type WorkerTask = (
        */
       readonly effect?: boolean;
     }
-  /** A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first real run finds warm code. */
-  | { readonly kind: 'warm' }
+  /**
+   * A run of a built-in no-op executor, never the leaf's: a new spare's first tasks, so its first
+   * real run finds warm code. Shaped as a run whose effect is folded in (`request`, `effect`): the
+   * thread reads the same shape and calls the same effect check as in its first real run.
+   */
+  | { readonly kind: 'warm'; readonly request: RunRequest; readonly effect: true }
 ) & {
   readonly id: number;
   readonly announce?: boolean;
   /** The `PLURNK_EXECS_RUN` value every child started during this task carries, so the host finds them at its end. */
   readonly marker?: string;
 };
+
+/** Warm-up task `id`, its fields in a run's order: a spare's first real run reads objects of shapes it has built. */
+export function warmTask(id: number): WorkerTask {
+  return { kind: 'warm', request: WARM_UP_REQUEST, id, announce: false, effect: true };
+}
+const WARM_UP_REQUEST: RunRequest = { runtime: 'warm', body: '', cwd: null, target: null, hasEntry: false };
 
 /** A tag of the thread's own package (same entry module) whose executor a probe task constructs and probes. */
 export interface ProbeIdentity {

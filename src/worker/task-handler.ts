@@ -93,12 +93,15 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
       if (!loaded.ok) return { ok: false, stage: loaded.stage, error: loaded.error, threadId };
       if (task.announce !== false) control.started();
       // A run that asked for its effect: effect() first, and no run() unless it returned an Effect.
-      if (task.kind === 'run' && task.effect === true) {
-        const called = await callEffect(loaded.executor, task.request.target);
+      // A warm-up takes the same steps with its own executor, and marks nothing: it is no run.
+      if ((task.kind === 'run' && task.effect === true) || task.kind === 'warm') {
+        const called = await callEffect(task.kind === 'run' ? loaded.executor : WARM_UP, task.request.target);
         if (called.failure !== undefined) return escapeReply(watch) ?? { ...called.failure, threadId };
-        // The Effect before the task's id: the host reads the id first.
-        Atomics.store(marks, EFFECT_CODE, EFFECTS.indexOf(called.effect) + 1);
-        Atomics.store(marks, EFFECT_RETURNED, task.id);
+        if (task.kind === 'run') {
+          // The Effect before the task's id: the host reads the id first.
+          Atomics.store(marks, EFFECT_CODE, EFFECTS.indexOf(called.effect) + 1);
+          Atomics.store(marks, EFFECT_RETURNED, task.id);
+        }
       }
       let value: unknown;
       try {
@@ -142,7 +145,7 @@ function perform(
     case 'run':
       return run(executor, task.request, sinks, control, thread, watch);
     case 'warm':
-      return run(WARM_UP, WARM_UP_REQUEST, sinks, control, thread, watch);
+      return run(WARM_UP, task.request, sinks, control, thread, watch);
   }
 }
 
@@ -151,12 +154,12 @@ function perform(
  * env, flush, reply) through code of this package only, so a leaf never sees it.
  */
 const WARM_UP = {
+  effect: () => 'pure',
   async run(args: ExecArgs) {
     args.write('warm', '');
     return { status: 200 };
   },
 } as unknown as BaseExecutor;
-const WARM_UP_REQUEST: RunRequest = { runtime: 'warm', body: '', cwd: null, target: null, hasEntry: false };
 
 /** Reads the declaration, then probes under the control signal, aborted afterwards so the probe's work is reaped. */
 async function probe(executor: BaseExecutor, control: ControlLink): Promise<ProbeReport> {

@@ -7,6 +7,7 @@ import {
   type TaskReply,
   type ThreadOpen,
   type WorkerTask,
+  warmTask,
 } from '../../contracts/protocol.js';
 import { openControlPort, type ControlPort } from '../ports/control-port.js';
 import { openGroupClaims } from '../ports/group-claims.js';
@@ -191,15 +192,14 @@ export class WorkerHandle {
   }
 
   /**
-   * Runs a built-in no-op executor in the thread a few times, never the leaf. A thread's first
-   * runs execute every function on the run path for the first time (lazily compiled, cold
-   * inline caches): a fresh spare's first EXEC took 2–3× one on a warm thread. The leaf is
-   * still loading meanwhile, so a child it starts at import is reported on a warm-up task's
-   * port: such a group is the thread's, reaped when the thread is retired (or the host closes).
-   * Resolves when the warm-up ended (every warm task awaits the leaf's load, so the leaf is
-   * loaded, or failed to load, by then); never rejects, and a thread that dies meanwhile is
-   * handled like any other death. The start gate holds a start's slot until then. A spare a task
-   * took while it warmed up stops after the first (the leaf is loaded by then): the task goes next.
+   * Runs a built-in no-op executor a few times through a run's path, its effect check included
+   * (protocol.ts `warmTask`), never the leaf: a fresh spare's first EXEC ran that code cold
+   * (lazily compiled, no feedback) and took 2–3× one on a warm thread. A child the leaf, still
+   * loading, starts at import is reported on a warm-up task's port: a group of the thread's,
+   * reaped when it is retired (or the host closes). Resolves when the warm-up ended (every warm
+   * task awaits the leaf's load, so it loaded or failed by then); never rejects, and a thread
+   * that dies meanwhile is handled like any other death. The start gate holds a start's slot
+   * until then. A spare a task took while it warmed up stops after the first: the task goes next.
    */
   warmUp(runs = WARM_UP_RUNS): Promise<void> {
     return (async () => {
@@ -209,7 +209,7 @@ export class WorkerHandle {
         this.warming = control;
         const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), { channel: this.sinks });
         try {
-          await this.post({ kind: 'warm', id: control.task, announce: false });
+          await this.post(warmTask(control.task));
         } finally {
           this.warming = undefined;
           control.close();

@@ -36,7 +36,30 @@ const postOn = Function.prototype.call.bind(MessagePort.prototype.postMessage) a
   port: MessagePort,
   message: unknown,
 ) => void;
+// Captured the same way: a task's signal is a real one, whatever a leaf put in the global's place.
+const Controller = AbortController;
 onProcessGroup((pgid) => reportToHost({ type: 'process-group', pgid }));
+
+/**
+ * The next task's abort controller, its signal already made. It is made once the last task was
+ * answered, while the thread waits for the next, so a run's path does not pay for it: on Node 20
+ * a new AbortSignal gets a map of its own, and making one was a tenth of the thread's time in a
+ * no-op EXEC (docs/performance.md). No task has used it, so nothing of an earlier one is on it.
+ */
+let readyController: AbortController | undefined;
+
+function freshController(): AbortController {
+  const controller = readyController ?? new Controller();
+  readyController = undefined;
+  return controller;
+}
+
+/** Makes the next task's controller and its signal now, off that task's path. */
+function prepareNextTask(): void {
+  if (readyController !== undefined) return;
+  readyController = new Controller();
+  void readyController.signal;
+}
 
 /** Sends `message` on the running task's control port, or on the thread's parent port between tasks. */
 export function reportToHost(message: WorkerControlMessage): void {
@@ -88,6 +111,7 @@ export function replyToHost(port: MessagePort, id: number, reply: TaskReply): vo
     const failed: TaskReply = { ok: false, stage: 'reply', error: serializeError(error), threadId };
     postOn(port, { type: 'reply', id, reply: failed } satisfies TaskReplyMessage);
   }
+  prepareNextTask();
 }
 
 /**
@@ -96,7 +120,7 @@ export function replyToHost(port: MessagePort, id: number, reply: TaskReply): vo
  * thread that stopped answering from one that is merely slow.
  */
 export function openControlLink(port: MessagePort, heartbeatMs: number, id: number): ControlLink {
-  const controller = new AbortController();
+  const controller = freshController();
   const post = (message: WorkerControlMessage) => postOn(port, message);
   running = { id, abort: (reason) => controller.abort(reason) };
   // An abort the host sent before this task arrived is queued on the port or was kept: take it

@@ -16,6 +16,7 @@ import { degradedFailure, hostClosedError, refusedOutcome } from '../model/refus
 import type { TierStats } from '../model/observe/host-stats.js';
 import type { RunTrace, Tier } from '../model/tier.js';
 import { HostMemoryWatch } from './threads/memory-watchdog.js';
+import { SharedTicker } from '../runtime/shared-ticker.js';
 import type { ProbeOutcome } from './probe-all.js';
 import { reapGroups, reapRun } from './threads/reaper.js';
 import { RunStream } from './ports/run-stream.js';
@@ -40,6 +41,8 @@ export interface BootedTag {
 export class ThreadTier implements Tier {
   private readonly available: string[];
   private readonly memory: HostMemoryWatch;
+  /** Holds the loop while a run is watched, as each run's own interval did. */
+  private readonly heartbeats: SharedTicker;
   private readonly queue = new QueueWatch();
 
   constructor(
@@ -57,6 +60,7 @@ export class ThreadTier implements Tier {
       .sort();
     const { rssMb, heartbeatMs } = options.limits;
     this.memory = new HostMemoryWatch(rssMb, heartbeatMs, 2 * heartbeatMs);
+    this.heartbeats = new SharedTicker(heartbeatMs, true);
   }
 
   availability(tag: string): Availability | undefined {
@@ -166,6 +170,7 @@ export class ThreadTier implements Tier {
         limits: this.options.limits,
         loadTimeoutMs: this.options.loadTimeoutMs,
         memory: this.memory,
+        heartbeats: this.heartbeats,
         // The effect is an admission fact taken once: a service that took it at proposal time passes
         // it; otherwise effect() is called first in the run's own task (folded-effect.ts).
         ...(request.effect === undefined ? { foldEffect: { timeoutMs: this.options.probeTimeoutMs } } : {}),

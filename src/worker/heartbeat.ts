@@ -1,4 +1,5 @@
 import type { MemoryReport, WorkerControlMessage } from '../contracts/protocol.js';
+import { SharedTicker } from '../runtime/shared-ticker.js';
 import { wasmBytesOutsideExternal } from './wasm-memories.js';
 
 // Captured when this module loads, before any leaf code: a leaf that replaces
@@ -8,11 +9,17 @@ const memoryUsage = process.memoryUsage.bind(process);
 const every = setInterval;
 const stop = clearInterval;
 
+/** The thread's heartbeat ticker, made at its first task (every task asks the same period). */
+let ticker: SharedTicker | undefined;
+let tickerEveryMs = 0;
+
 /**
  * Sends a heartbeat with this thread's memory every `everyMs` until the returned function is
  * called. None goes out at once: `started` is a run's acknowledgement, and a task that ends
- * within `everyMs` needs no report (reading the memory costs ~10 µs, posting it a message on
- * each side — per task, that was a tenth of a no-op EXEC). A thread stuck in synchronous code sends none: that silence is what
+ * within `everyMs` mostly needs no report (reading the memory costs ~10 µs, posting it a message on
+ * each side — per task, that was a tenth of a no-op EXEC). The interval outlives the task and
+ * serves the next one, so back-to-back tasks do not each set one up and clear it (docs/performance.md);
+ * it stops at its first tick between tasks. A thread stuck in synchronous code sends none: that silence is what
  * the host calls unresponsive. The memory is this isolate's own (a worker's
  * `process.memoryUsage()` counts its heap and external memory apart from other threads),
  * which is how Buffers, ArrayBuffers and WebAssembly memories that `resourceLimits` does not
@@ -21,9 +28,11 @@ const stop = clearInterval;
  * through the real `process.memoryUsage`, whatever the leaf put in its place.
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
-  const beat = () => send({ type: 'heartbeat', memory: readMemory() });
-  const timer = every(beat, everyMs);
-  return () => stop(timer);
+  if (ticker === undefined || tickerEveryMs !== everyMs) {
+    ticker = new SharedTicker(everyMs, true, { every, stop });
+    tickerEveryMs = everyMs;
+  }
+  return ticker.add(() => send({ type: 'heartbeat', memory: readMemory() }));
 }
 
 function readMemory(): MemoryReport {

@@ -9,6 +9,7 @@ import type { ForcedEnd } from '../../model/fault-kinds.js';
 import type { EmbeddingSinks, RunContainment, RunUsage } from '../../model/host-types.js';
 import { hostFailure } from '../../model/host-problems.js';
 import type { HostMemoryWatch } from '../threads/memory-watchdog.js';
+import type { SharedTicker } from '../../runtime/shared-ticker.js';
 import { forcedEnd, isEscape, judgeRun, type Settled } from './judge-run.js';
 import { guardRun, type RunGuard } from './run-guard.js';
 import type { RunStream } from '../ports/run-stream.js';
@@ -40,6 +41,8 @@ export interface RunContext {
   readonly loadTimeoutMs: number;
   /** The host's RSS watch, shared by every run. */
   readonly memory: HostMemoryWatch;
+  /** The host's heartbeat ticker: each run's silence is checked at its ticks. */
+  readonly heartbeats: SharedTicker;
   /** Where the caller passed no effect: effect() is called in the run's own task first, bounded to `timeoutMs` from its start. */
   readonly foldEffect?: { readonly timeoutMs: number };
 }
@@ -101,6 +104,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     ackMs: context.loadTimeoutMs,
     stream,
     memory: context.memory,
+    heartbeats: context.heartbeats,
     interrupt: () => watch.interrupt(),
     started: !announce,
   });

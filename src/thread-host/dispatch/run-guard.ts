@@ -6,6 +6,7 @@ import type { RunEndReason } from '../../model/fault-kinds.js';
 import type { RunContainment } from '../../model/host-types.js';
 import { checkReportedMemory, type HostMemoryWatch } from '../threads/memory-watchdog.js';
 import type { RunStream } from '../ports/run-stream.js';
+import type { SharedTicker } from '../../runtime/shared-ticker.js';
 
 /** A limit a run broke: the Problem code it settles with, and which limit as a run-end reason. */
 export interface RunFault {
@@ -47,6 +48,8 @@ export function guardRun(options: {
   ackMs: number;
   stream: RunStream;
   memory: HostMemoryWatch;
+  /** The host's heartbeat ticker, shared by every run's watch. */
+  heartbeats: SharedTicker;
   interrupt: () => void;
   /** The run starts as it is posted (its thread's leaf is loaded, so the thread sends no `started`). */
   started?: boolean;
@@ -89,7 +92,7 @@ export function guardRun(options: {
   const heartbeat = watchHeartbeat({
     ackMs: options.ackMs,
     unresponsiveMs: limits.unresponsiveMs,
-    checkEveryMs: limits.heartbeatMs,
+    ticker: options.heartbeats,
     onSilent: (detail) => kill({ code: 'executor-unresponsive', reason: 'unresponsive', detail }),
   });
   if (options.started === true) heartbeat.started();

@@ -1,3 +1,5 @@
+import type { SharedTicker } from '../../runtime/shared-ticker.js';
+
 /** Watches one task's thread for signs of life. */
 export interface HeartbeatWatch {
   /** Any message from the thread: it is alive. */
@@ -12,22 +14,23 @@ export interface HeartbeatWatch {
 /**
  * Calls `onSilent` once when the thread stops answering: the call started and nothing was
  * heard for `unresponsiveMs`, or the call never started (no `started`) within `ackMs` of
- * posting (a thread that cannot start, or a leaf whose import never finishes). Checks every `checkEveryMs`. Being slow is not being
+ * posting (a thread that cannot start, or a leaf whose import never finishes). Checks at each tick of `ticker`. Being slow is not being
  * unresponsive: a thread that keeps sending heartbeats never trips this, however long its
  * call takes; that is what deadlines (`timeoutMs`) are for.
  */
 export function watchHeartbeat(options: {
   ackMs: number;
   unresponsiveMs: number;
-  checkEveryMs: number;
+  /** The host's heartbeat ticker (every `limits.heartbeatMs`), shared by every run's watch. */
+  ticker: SharedTicker;
   onSilent: (detail: string) => void;
 }): HeartbeatWatch {
-  const { ackMs, unresponsiveMs, checkEveryMs, onSilent } = options;
+  const { ackMs, unresponsiveMs, ticker, onSilent } = options;
   const posted = performance.now();
   let lastHeard = posted;
   let running = false;
   let fired = false;
-  const timer = setInterval(() => {
+  const unwatch = ticker.add(() => {
     if (fired) return;
     const now = performance.now();
     if (!running && now - posted > ackMs) {
@@ -41,7 +44,7 @@ export function watchHeartbeat(options: {
         `the worker thread stopped answering: no heartbeat for ${Math.round(now - lastHeard)}ms (limits.unresponsiveMs ${unresponsiveMs}); a synchronous loop or a blocking call holds it`,
       );
     }
-  }, checkEveryMs);
+  });
   return {
     heard: () => void (lastHeard = performance.now()),
     started: () => {
@@ -49,6 +52,6 @@ export function watchHeartbeat(options: {
       lastHeard = performance.now();
     },
     silentFor: () => performance.now() - lastHeard,
-    dispose: () => clearInterval(timer),
+    dispose: unwatch,
   };
 }

@@ -1,4 +1,5 @@
 import type { MemoryReport } from '../../contracts/protocol.js';
+import { SharedTicker } from '../../runtime/shared-ticker.js';
 
 const MB = 1024 * 1024;
 
@@ -37,34 +38,36 @@ export interface WatchedRun {
  */
 export class HostMemoryWatch {
   private readonly runs = new Set<WatchedRun>();
-  private timer: NodeJS.Timeout | undefined;
+  /** Never holds the loop: a run's own watches do. */
+  private readonly ticker: SharedTicker;
+  private leaveTicker: (() => void) | undefined;
   private victim: WatchedRun | undefined;
+  private readonly checkNow = () => this.check();
 
   constructor(
     private readonly rssMb: number,
-    private readonly everyMs: number,
+    everyMs: number,
     private readonly silentMs: number,
     private readonly readRss: () => number = () => process.memoryUsage.rss(),
-  ) {}
+  ) {
+    this.ticker = new SharedTicker(everyMs, false);
+  }
 
   /** Watches `run` until the returned function is called. */
   add(run: WatchedRun): () => void {
     this.runs.add(run);
-    // Unref'd, and stopped at its first tick with no run watched rather than when the last run
-    // leaves: runs one after another would start and stop it at every run.
-    this.timer ??= setInterval(() => this.check(), this.everyMs).unref();
+    this.leaveTicker ??= this.ticker.add(this.checkNow);
     return () => {
       this.runs.delete(run);
       if (this.victim === run) this.victim = undefined;
+      if (this.runs.size === 0) {
+        this.leaveTicker?.();
+        this.leaveTicker = undefined;
+      }
     };
   }
 
   private check(): void {
-    if (this.runs.size === 0) {
-      clearInterval(this.timer);
-      this.timer = undefined;
-      return;
-    }
     if (this.victim !== undefined) return;
     const rss = this.readRss();
     if (rss <= this.rssMb * MB) return;

@@ -3,6 +3,7 @@ import type { WorkerTask } from '../../../src/contracts/protocol.js';
 import { executeRun, type RunEnd } from '../../../src/thread-host/dispatch/execute-run.js';
 import { RunStream } from '../../../src/thread-host/ports/run-stream.js';
 import { HostMemoryWatch } from '../../../src/thread-host/threads/memory-watchdog.js';
+import { SharedTicker } from '../../../src/runtime/shared-ticker.js';
 import { TagWorkers } from '../../../src/thread-host/threads/tag-workers.js';
 import type { WorkerHandle } from '../../../src/thread-host/threads/worker-handle.js';
 import { resolveHostOptions } from '../../../src/model/host-options.js';
@@ -47,6 +48,7 @@ function runFolded(handle: WorkerHandle, target: string | null, signal?: AbortSi
     limits,
     loadTimeoutMs: options.loadTimeoutMs,
     memory: new HostMemoryWatch(limits.rssMb, limits.heartbeatMs, 2 * limits.heartbeatMs),
+    heartbeats: new SharedTicker(limits.heartbeatMs, true),
     foldEffect: { timeoutMs: 1000 },
   });
 }

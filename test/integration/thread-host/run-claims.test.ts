@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { executeRun, type RunEnd } from '../../../src/thread-host/dispatch/execute-run.js';
 import { RunStream } from '../../../src/thread-host/ports/run-stream.js';
 import { HostMemoryWatch } from '../../../src/thread-host/threads/memory-watchdog.js';
+import { SharedTicker } from '../../../src/runtime/shared-ticker.js';
 import { TagWorkers } from '../../../src/thread-host/threads/tag-workers.js';
 import { resolveHostOptions } from '../../../src/model/host-options.js';
 import { fixtureDiscovery } from '../../helpers/fixture-discovery.js';
@@ -65,6 +66,7 @@ describe("a run's claim to the groups its thread starts", () => {
         limits,
         loadTimeoutMs: options.loadTimeoutMs,
         memory,
+        heartbeats: new SharedTicker(limits.heartbeatMs, true),
       });
     const channels = () => new RunStream({ stdout: { mimetype: 'text/plain' }, stderr: { mimetype: 'text/plain' } });
     // A first run, so the leaf is loaded and the thread answers a task at once.

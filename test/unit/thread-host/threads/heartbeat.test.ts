@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchHeartbeat } from '../../../../src/thread-host/threads/heartbeat.js';
+import { SharedTicker } from '../../../../src/runtime/shared-ticker.js';
 
 describe('watchHeartbeat', () => {
   afterEach(() => vi.useRealTimers());
@@ -9,7 +10,7 @@ describe('watchHeartbeat', () => {
     const heartbeat = watchHeartbeat({
       ackMs,
       unresponsiveMs,
-      checkEveryMs: 10,
+      ticker: new SharedTicker(10, true),
       onSilent: (detail) => void silences.push(detail),
     });
     return { heartbeat, silences };
@@ -44,12 +45,28 @@ describe('watchHeartbeat', () => {
     heartbeat.dispose();
   });
 
-  it('stops watching when disposed', () => {
+  it('stops watching when disposed, and its ticker stops at the next tick', () => {
     vi.useFakeTimers();
     const { heartbeat, silences } = watch();
     heartbeat.dispose();
+    vi.advanceTimersByTime(10);
+    expect(vi.getTimerCount()).toBe(0);
     vi.advanceTimersByTime(5000);
     expect(silences).toEqual([]);
-    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('watches every run in flight on the host’s one ticker, not a timer each', () => {
+    vi.useFakeTimers();
+    const ticker = new SharedTicker(10, true);
+    const silences: string[] = [];
+    const watches = [1, 2, 3].map(() =>
+      watchHeartbeat({ ackMs: 50, unresponsiveMs: 300, ticker, onSilent: (detail) => void silences.push(detail) }),
+    );
+    expect(vi.getTimerCount()).toBe(1);
+    watches[0]!.started();
+    vi.advanceTimersByTime(60);
+    // The two that never started are past their acknowledgement bound; the one that did is not silent yet.
+    expect(silences).toHaveLength(2);
+    for (const watch of watches) watch.dispose();
   });
 });

@@ -132,8 +132,13 @@ export class TagWorkers {
     // Taken out and put back last: the idle order is the order threads were given back.
     this.threads.delete(handle);
     if (outcome.ranRun) handle.runs += 1;
-    const facts = { closed: this.closed, poisoned: outcome.poisoned, dead: handle.deathReason !== undefined };
-    const retire = retireReason({ ...facts, runs: handle.runs }, this.recycle);
+    const facts = {
+      closed: this.closed,
+      poisoned: outcome.poisoned,
+      dead: handle.deathReason !== undefined,
+      runs: handle.runs,
+    };
+    const retire = retireReason(facts, this.recycle);
     if (retire === undefined) {
       handle.markIdle();
       this.threads.set(handle, { state: 'idle', lentToRun: false });

@@ -54,8 +54,25 @@ export interface SinkPortOptions {
   readonly channel?: ThreadPort;
 }
 
+/** Answers a request message once `call` settles with what it returns or throws. */
+type Answered = (message: readonly unknown[], call: (args: readonly unknown[]) => unknown) => void;
+
 /** What a message on the sink port asks for, by its name: the only calls a leaf can make. */
-type Handler = (message: readonly unknown[]) => void;
+type Handler = (api: SinkApi, answered: Answered, message: readonly unknown[]) => void;
+
+/**
+ * Own properties of a null-prototype object: `constructor`, `__proto__` or `then` name nothing
+ * here. One table for every run (a run's own table was a dictionary-mode object built per EXEC).
+ */
+const SINK_CALLS: Record<string, Handler> = Object.assign(Object.create(null) as Record<string, Handler>, {
+  write: (api: SinkApi, _: Answered, m: readonly unknown[]) => api.write(m[1], m[2], m[3]),
+  setState: (api: SinkApi, _: Answered, m: readonly unknown[]) => api.setState(m[1], m[2]),
+  emit: (api: SinkApi, _: Answered, m: readonly unknown[]) => api.emit(m[1]),
+  interact: (api: SinkApi, answered: Answered, m: readonly unknown[]) => answered(m, (args) => api.interact(args[0])),
+  entry: (api: SinkApi, answered: Answered, m: readonly unknown[]) =>
+    answered(m, (args) => api.entry(args[0], args[1], args[2])),
+  flush: (api: SinkApi, answered: Answered, m: readonly unknown[]) => answered(m, () => api.flush()),
+});
 
 /**
  * Serves a run's sinks over `channel`, its thread's long-lived sink channel (a new one of its
@@ -145,31 +162,20 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
     }
   };
   // Answers a request once `call` settles; the leaf's awaited promise resolves or rejects with it.
-  const answered =
-    (call: (args: readonly unknown[]) => unknown): Handler =>
-    (message) => {
-      const id = message[1];
-      if (typeof id !== 'number' || !Number.isSafeInteger(id))
-        return stream.violate(
-          'malformed-sink-call',
-          `sink port: dropped a ${String(message[0])} call without a numeric id`,
-        );
-      void Promise.resolve()
-        .then(() => call(message.slice(2)))
-        .then(
-          (value) => reply({ id, ok: true, value }),
-          (error: unknown) => reply({ id, ok: false, error: serializeError(error) }),
-        );
-    };
-  // Own properties of a null-prototype object: `constructor`, `__proto__` or `then` name nothing here.
-  const handlers: Record<string, Handler> = Object.assign(Object.create(null) as Record<string, Handler>, {
-    write: (m: readonly unknown[]) => api.write(m[1], m[2], m[3]),
-    setState: (m: readonly unknown[]) => api.setState(m[1], m[2]),
-    emit: (m: readonly unknown[]) => api.emit(m[1]),
-    interact: answered((args) => api.interact(args[0])),
-    entry: answered((args) => api.entry(args[0], args[1], args[2])),
-    flush: answered(() => api.flush()),
-  });
+  const answered: Answered = (message, call) => {
+    const id = message[1];
+    if (typeof id !== 'number' || !Number.isSafeInteger(id))
+      return stream.violate(
+        'malformed-sink-call',
+        `sink port: dropped a ${String(message[0])} call without a numeric id`,
+      );
+    void Promise.resolve()
+      .then(() => call(message.slice(2)))
+      .then(
+        (value) => reply({ id, ok: true, value }),
+        (error: unknown) => reply({ id, ok: false, error: serializeError(error) }),
+      );
+  };
   // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
   let current: string | undefined;
   const receive = (message: unknown): void => {
@@ -187,7 +193,7 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
     }
     if (typeof message === 'string') return applyShortWrite(stream, current, message);
     const name: unknown = Array.isArray(message) ? message[0] : undefined;
-    if (typeof name !== 'string' || !Object.hasOwn(handlers, name)) {
+    if (typeof name !== 'string' || !Object.hasOwn(SINK_CALLS, name)) {
       stream.violate(
         'malformed-sink-call',
         `sink port: dropped a message that is no sink call: ${describeLeafValue(message)}`,
@@ -195,7 +201,7 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
       return;
     }
     const call = message as readonly unknown[];
-    handlers[name]!(call);
+    SINK_CALLS[name]!(api, answered, call);
     if (name === 'write' && typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined)
       current = call[1];
   };

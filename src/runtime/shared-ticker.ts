@@ -5,12 +5,12 @@ export interface TickerTimers {
 }
 
 /**
- * One interval for every watch that wants a call each `everyMs`. A run's watches (the host's
- * heartbeat check, the thread's heartbeat, the RSS watch) each set up and cleared an interval of
- * their own, so runs one after another paid a timer's set-up and removal per run on their path
- * (docs/performance.md). The interval starts with the first watch, and stops at its first tick
- * that finds none rather than when the last one leaves, which back-to-back runs would make them
- * do every run. With `holdsLoop`, it keeps the event loop alive while a watch is on it, as each
+ * One interval for every watch that wants a call each `everyMs`. The host's heartbeat check and
+ * the thread's heartbeat each set up and cleared an interval of their own per run, so runs one
+ * after another paid a timer's set-up and removal on their path (docs/performance.md); the RSS
+ * watch already kept one, the pattern here. The interval starts with the first watch, and stops
+ * at its first tick that finds none rather than when the last one leaves, which back-to-back runs
+ * would make it do every run. With `holdsLoop`, it keeps the event loop alive while a watch is on it, as each
  * run's own interval did, and never once none is; without, it never does.
  */
 export class SharedTicker {
@@ -18,7 +18,7 @@ export class SharedTicker {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly everyMs: number,
+    readonly everyMs: number,
     private readonly holdsLoop: boolean,
     private readonly timers: TickerTimers = { every: setInterval, stop: clearInterval },
   ) {}

@@ -11,7 +11,6 @@ const stop = clearInterval;
 
 /** The thread's heartbeat ticker, made at its first task (every task asks the same period). */
 let ticker: SharedTicker | undefined;
-let tickerEveryMs = 0;
 
 /**
  * Sends a heartbeat with this thread's memory every `everyMs` until the returned function is
@@ -28,10 +27,7 @@ let tickerEveryMs = 0;
  * through the real `process.memoryUsage`, whatever the leaf put in its place.
  */
 export function startHeartbeat(send: (message: WorkerControlMessage) => void, everyMs: number): () => void {
-  if (ticker === undefined || tickerEveryMs !== everyMs) {
-    ticker = new SharedTicker(everyMs, true, { every, stop });
-    tickerEveryMs = everyMs;
-  }
+  if (ticker?.everyMs !== everyMs) ticker = new SharedTicker(everyMs, true, { every, stop });
   return ticker.add(() => send({ type: 'heartbeat', memory: readMemory() }));
 }
 

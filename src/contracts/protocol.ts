@@ -113,6 +113,8 @@ export interface ThreadOpen<Port = unknown> {
    * in run() (an `Int32Array`: {@link EFFECT_RETURNED}, {@link EFFECT_CODE}).
    */
   readonly marks?: SharedArrayBuffer;
+  /** The thread's sink ring (sink-ring.ts): absent, every sink call is a message on `sinks`. */
+  readonly ring?: SharedArrayBuffer;
 }
 
 /** The index in {@link ThreadOpen} `marks` of the id of the last run task whose `effect()` returned an Effect… */

@@ -3,6 +3,8 @@ import type { ExecArgs } from '../contracts/exec-args.js';
 import type { ClientInteractionResolution } from '../contracts/notice.js';
 import type { SinkAnswer, SinkCall, SinkRequest, SinkWrite } from '../contracts/sink-protocol.js';
 import { deserializeError } from '../contracts/serialized-error.js';
+import { RING_NOTHING } from '../contracts/sink-ring.js';
+import type { SinkRingWriter } from './sink-ring-writer.js';
 
 /** The sink half of a run's ExecArgs, proxied to the host, plus the barrier the worker awaits. */
 export interface ProxiedSinks {
@@ -51,16 +53,24 @@ function listen(port: MessagePort): void {
  * leaf and post one bare {@link SinkCall} each (a write to the channel of the last plain
  * write: a {@link SinkWrite}), at once — never deferred, so what a leaf wrote before it blocks
  * or dies has already left the thread — with no call id and no answer, which would cost more
- * than the write itself. `interact`, `entry` and `flush` are {@link SinkRequest}s on the same
+ * than the write itself. With the thread's `ring`, a short {@link SinkWrite} goes into it
+ * instead (the host reads it there, even after the thread died), and every message is posted at
+ * a mark in it. `interact`, `entry` and `flush` are {@link SinkRequest}s on the same
  * port, answered by id, so the host applies everything in the leaf's order. `entry` exists
- * only when the embedding service offers it (`hasEntry`). At most `budget` messages are
- * posted; the first call past it is told to `onOverBudget`.
+ * only when the embedding service offers it (`hasEntry`). At most `budget` calls are
+ * made (a ring write is one); the first call past it is told to `onOverBudget`.
  */
 export function proxySinks(
   port: MessagePort,
-  options: { readonly hasEntry: boolean; readonly budget: number; readonly onOverBudget?: () => void },
+  options: {
+    readonly hasEntry: boolean;
+    readonly budget: number;
+    readonly onOverBudget?: () => void;
+    /** The thread's sink ring: short writes go there, and every message posted is marked in it. */
+    readonly ring?: SinkRingWriter | undefined;
+  },
 ): ProxiedSinks {
-  const { hasEntry, budget, onOverBudget = () => {} } = options;
+  const { hasEntry, budget, onOverBudget = () => {}, ring } = options;
   // Messages posted so far; at the budget every later call is dropped (the run's sink-message budget).
   let sent = 0;
   // Once the run is over its sinks post nothing: the channel is the thread's, and the next run's.
@@ -73,11 +83,22 @@ export function proxySinks(
   };
   // Messages that reached the host since the last flush: a run that wrote nothing needs no barrier.
   let unflushed = 0;
+  // Posts `message` at a mark in the ring, so the host applies it after the ring's text before it.
+  const send = (message: unknown) => {
+    ring?.mark();
+    try {
+      port.postMessage(message);
+    } catch (error) {
+      // The mark is in the ring: something must answer it, or the host would wait there for the next message.
+      if (ring !== undefined) port.postMessage(RING_NOTHING);
+      throw error;
+    }
+  };
   const post = (call: SinkCall | SinkWrite) => {
     if (!spend()) return;
     unflushed += 1;
     try {
-      port.postMessage(call);
+      send(call);
     } catch {
       // An argument that cannot be cloned is dropped.
     }
@@ -97,7 +118,7 @@ export function proxySinks(
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
       try {
-        port.postMessage(make(id));
+        send(make(id));
       } catch (error) {
         pending.delete(id);
         reject(error as Error);
@@ -109,7 +130,12 @@ export function proxySinks(
   const sinks: ProxiedSinks['sinks'] = {
     write: (channel, chunk, mimetype) => {
       const plain = typeof channel === 'string' && typeof chunk === 'string' && mimetype === undefined;
-      if (plain && channel === current) return post(chunk);
+      if (plain && channel === current) {
+        if (ring === undefined || !ring.takes(chunk)) return post(chunk);
+        if (!spend()) return;
+        unflushed += 1;
+        return ring.text(chunk);
+      }
       post(['write', channel, chunk, mimetype]);
       if (plain) current = channel;
     },

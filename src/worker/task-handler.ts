@@ -24,6 +24,8 @@ import { loadExecutor, type LoadedExecutor } from './load-executor.js';
 import { capEmits, capWrites } from './output-cap.js';
 import { watchEnvChanges, type ThreadEnv } from './run-env.js';
 import { proxySinks } from './sink-proxy.js';
+import { SinkRingWriter } from './sink-ring-writer.js';
+import { RING_DOORBELL } from '../contracts/sink-ring.js';
 import { installThreadGuards } from './thread-guards.js';
 import type { Report } from './guard-kit.js';
 import { onProcessGroup } from '../author/process-groups.js';
@@ -84,7 +86,7 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
     }
     return other;
   };
-  const handle = async (task: WorkerTask, channels: ThreadOpen<MessagePort>, marks: Int32Array): Promise<TaskReply> => {
+  const handle = async (task: WorkerTask, channels: ThreadChannels, marks: Int32Array): Promise<TaskReply> => {
     const control = openControlLink(channels.control, limits.heartbeatMs, task.id);
     const watch = escapes.begin();
     own.beginTask(task.marker);
@@ -105,7 +107,7 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
       }
       let value: unknown;
       try {
-        value = await perform(task, loaded.executor, channels.sinks, control, thread, watch);
+        value = await perform(task, loaded.executor, channels, control, thread, watch);
       } catch (error) {
         return escapeReply(watch) ?? { ok: false, stage: 'call', error: serializeError(error), threadId };
       }
@@ -125,14 +127,28 @@ export function createTaskHandler(boot: WorkerBoot): (open: ThreadOpen<MessagePo
     opened = true;
     // A host that sends no marks never asks for an effect in a run; a buffer of the thread's own keeps the code plain.
     const marks = new Int32Array(open.marks ?? new SharedArrayBuffer(8));
-    listenForTasks(open.control, async (task) => replyToHost(open.control, task.id, await handle(task, open, marks)));
+    const channels: ThreadChannels = {
+      control: open.control,
+      sinks: open.sinks,
+      ring: SinkRingWriter.open(open.ring, () => open.sinks.postMessage(RING_DOORBELL)),
+    };
+    listenForTasks(open.control, async (task) =>
+      replyToHost(open.control, task.id, await handle(task, channels, marks)),
+    );
   };
+}
+
+/** A thread's channels to the host, for its life: control, sinks, and the sink ring when the host gave one. */
+interface ThreadChannels {
+  readonly control: MessagePort;
+  readonly sinks: MessagePort;
+  readonly ring: SinkRingWriter | undefined;
 }
 
 function perform(
   task: WorkerTask,
   executor: BaseExecutor,
-  sinks: MessagePort,
+  sinks: ThreadChannels,
   control: ControlLink,
   thread: ThreadState,
   watch: TaskEscapes,
@@ -186,12 +202,13 @@ async function probe(executor: BaseExecutor, control: ControlLink): Promise<Prob
 async function run(
   executor: BaseExecutor,
   request: RunRequest,
-  port: MessagePort,
+  { sinks: port, ring }: ThreadChannels,
   control: ControlLink,
   thread: ThreadState,
   watch: TaskEscapes,
 ): Promise<unknown> {
   const proxied = proxySinks(port, {
+    ring,
     hasEntry: request.hasEntry,
     budget: thread.limits.sinkMessages,
     onOverBudget: () => control.send({ type: 'message-limit', limit: thread.limits.sinkMessages }),

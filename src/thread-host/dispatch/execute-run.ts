@@ -129,6 +129,7 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     limits: context.limits,
     onOverBudget: () => guard.messageOverflow(),
     channel: handle.sinks,
+    ring: handle.sinkRing,
   });
   const effectWatch =
     context.foldEffect === undefined

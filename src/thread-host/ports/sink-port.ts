@@ -1,26 +1,15 @@
 import type { MessagePort } from 'node:worker_threads';
-import * as v from 'valibot';
 import { describeLeafValue } from '../../runtime/describe-leaf-value.js';
 import { describeThrow, guardListener } from '../../runtime/guard-listener.js';
-import {
-  ClientInteractionRequestSchema,
-  ClientInteractionResolutionSchema,
-  type ClientInteractionResolution,
-} from '../../contracts/notice.js';
 import { DEFAULT_LIMITS, type Limits, type MachineLimit } from '../../contracts/limits.js';
 import type { SinkAnswer, SinkApi, SinkWrite } from '../../contracts/sink-protocol.js';
-import { describeIssue } from '../../contracts/result.js';
-import type { ViolationKind } from '../../contracts/violation.js';
+import { RING_DOORBELL } from '../../contracts/sink-ring.js';
 import { serializeError } from '../../contracts/serialized-error.js';
 import type { EmbeddingSinks } from '../../model/host-types.js';
-import { embeddingSinkFailure, type RunStream } from './run-stream.js';
+import type { RunStream } from './run-stream.js';
+import { serveSinkApi } from './sink-api.js';
+import { orderByRing, type RingOrder, type SinkRing } from './sink-ring.js';
 import { ThreadPort } from './thread-port.js';
-
-const EntryArgsSchema = v.tuple([
-  v.pipe(v.string(), v.nonEmpty('path must not be empty')),
-  v.nullable(v.string()),
-  v.strictObject({ tags: v.array(v.string()), mimetype: v.optional(v.string()) }),
-]);
 
 /** The host's end of a run's sink port. */
 export interface SinkPort {
@@ -52,6 +41,8 @@ export interface SinkPortOptions {
   readonly onOverBudget?: () => void;
   /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */
   readonly channel?: ThreadPort;
+  /** The thread's sink ring (handed to it with `channel`): its short writes are read there. */
+  readonly ring?: SinkRing | undefined;
 }
 
 /** Answers a request message once `call` settles with what it returns or throws. */
@@ -90,70 +81,13 @@ const SINK_CALLS: Record<string, Handler> = Object.assign(Object.create(null) as
  * told. No listener throws: a failure is recorded as a violation.
  */
 export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): SinkPort {
-  const { sinks = {}, limits = DEFAULT_LIMITS, onOverBudget = () => {}, channel } = options;
+  const { sinks = {}, limits = DEFAULT_LIMITS, onOverBudget = () => {}, channel, ring } = options;
   const budget = limits.sinkMessages;
   const port = channel ?? new ThreadPort();
   // Messages received; past the budget (and slack for requests the thread still makes) the port is closed.
   let received = 0;
   let closed = false;
-  let pendingInteractions = 0;
-  const api: SinkApi = {
-    write: (channel, chunk, mimetype) => stream.write(channel, chunk, mimetype),
-    setState: (channel, state) => stream.setState(channel, state),
-    emit: (notice) => stream.emit(notice),
-    flush: () => {},
-    async interact(request) {
-      const parsed = v.safeParse(ClientInteractionRequestSchema, request);
-      if (!parsed.success)
-        throw refuse(
-          stream,
-          'invalid-interaction',
-          `interact: invalid request (${parsed.issues.map(describeIssue).join('; ')})`,
-        );
-      if (pendingInteractions >= limits.pendingInteractions)
-        throw refuse(
-          stream,
-          'invalid-interaction',
-          `interact: refused, ${limits.pendingInteractions} interactions are already pending (limits.pendingInteractions); await one before starting another`,
-        );
-      pendingInteractions += 1;
-      let answer: unknown;
-      try {
-        answer = sinks.interact
-          ? await askEmbedding(stream, 'interact', () => sinks.interact!(parsed.output))
-          : ({ status: 'cancelled' } satisfies ClientInteractionResolution);
-      } finally {
-        pendingInteractions -= 1;
-      }
-      const resolution = v.safeParse(ClientInteractionResolutionSchema, answer);
-      if (!resolution.success) {
-        throw refuse(
-          stream,
-          'embedding-sink',
-          `the embedding service's interact sink answered an invalid resolution (${resolution.issues.map(describeIssue).join('; ')})`,
-        );
-      }
-      return resolution.output;
-    },
-    async entry(path, content, opts) {
-      const parsed = v.safeParse(EntryArgsSchema, [path, content, opts]);
-      if (!parsed.success)
-        throw refuse(
-          stream,
-          'invalid-entry',
-          `entry: invalid arguments (${parsed.issues.map(describeIssue).join('; ')})`,
-        );
-      if (!sinks.entry) throw new Error('entry: the embedding service offers no entry sink');
-      const address: unknown = await askEmbedding(stream, 'entry', () => sinks.entry!(...parsed.output));
-      if (typeof address !== 'string')
-        throw refuse(
-          stream,
-          'embedding-sink',
-          `the embedding service's entry sink resolved ${typeof address}, not an address string`,
-        );
-      return address;
-    },
-  };
+  const api = serveSinkApi(stream, sinks, limits);
   const reply = (answer: SinkAnswer) => {
     try {
       port.post(answer);
@@ -178,19 +112,24 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
   };
   // The channel a bare-string write goes to: the worker's sink proxy follows the same rule.
   let current: string | undefined;
-  const receive = (message: unknown): void => {
-    if (closed) return;
-    if (++received > budget + BUDGET_SLACK) {
-      // Every later message is discarded by the closed port before it costs the main thread anything.
-      closed = true;
-      port.close();
-      stream.violate(
-        'malformed-sink-call',
-        `sink port: more than ${budget} messages in one run (limits.sinkMessages); the port was closed and later calls are lost`,
-      );
-      onOverBudget();
-      return;
-    }
+  // Counts `count` messages (or ring records); past the budget and its slack the port is closed.
+  const admit = (count: number): boolean => {
+    if (closed) return false;
+    received += count;
+    if (received <= budget + BUDGET_SLACK) return true;
+    shut(
+      `sink port: more than ${budget} messages in one run (limits.sinkMessages); the port was closed and later calls are lost`,
+    );
+    return false;
+  };
+  // Every later message is discarded by the closed port before it costs the main thread anything.
+  const shut = (detail: string, overBudget = true) => {
+    closed = true;
+    port.close();
+    stream.violate('malformed-sink-call', detail);
+    if (overBudget) onOverBudget();
+  };
+  const apply = (message: unknown): void => {
     if (typeof message === 'string') return applyShortWrite(stream, current, message);
     const name: unknown = Array.isArray(message) ? message[0] : undefined;
     if (typeof name !== 'string' || !Object.hasOwn(SINK_CALLS, name)) {
@@ -204,6 +143,23 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
     SINK_CALLS[name]!(api, answered, call);
     if (name === 'write' && typeof call[1] === 'string' && typeof call[2] === 'string' && call[3] === undefined)
       current = call[1];
+  };
+  const order: RingOrder | undefined =
+    ring &&
+    orderByRing(ring, {
+      apply,
+      text: (chunk) => applyShortWrite(stream, current, chunk),
+      admit,
+      broken: (detail) => shut(`sink port: ${detail}; the port was closed and later calls are lost`, false),
+    });
+  const receive = (message: unknown): void => {
+    if (closed) return;
+    if (order === undefined) {
+      if (admit(1)) apply(message);
+      return;
+    }
+    // A doorbell is no call: the ring's records it announces are what count.
+    if (message === RING_DOORBELL || admit(1)) order.receive(message);
   };
   const failed = (error: unknown) =>
     stream.violate('host-error', `the host's sink port listener failed: ${describeThrow(error)}`);
@@ -223,12 +179,14 @@ export function exposeSinks(stream: RunStream, options: SinkPortOptions = {}): S
   const drain = guardListener(() => {
     if (closed) return;
     for (let queued = port.take(); queued !== undefined; queued = port.take()) receive(queued.message);
+    order?.drain();
   }, failed);
   let open = true;
   const close = () => {
     if (!open) return;
     open = false;
     while (port.take() !== undefined);
+    order?.close();
     unbind();
     if (channel === undefined) port.close();
   };
@@ -257,33 +215,4 @@ function applyShortWrite(stream: RunStream, channel: string | undefined, chunk: 
   if (channel === undefined)
     return stream.violate('malformed-sink-call', 'a bare-string write arrived before any write named its channel');
   stream.write(channel, chunk);
-}
-
-/**
- * Awaits an embedding sink's answer. A throw or a rejection is recorded and rejects the leaf's
- * call with a plain Error: the service failed, not the leaf.
- */
-async function askEmbedding(stream: RunStream, sink: string, call: () => unknown): Promise<unknown> {
-  const fail = (how: 'threw' | 'rejected', error: unknown) => {
-    const message = embeddingSinkFailure(sink, how, error);
-    stream.violate('embedding-sink', message);
-    return new Error(message);
-  };
-  let returned: unknown;
-  try {
-    returned = call();
-  } catch (error) {
-    throw fail('threw', error);
-  }
-  try {
-    return await returned;
-  } catch (error) {
-    throw fail('rejected', error);
-  }
-}
-
-/** Records a violation and returns the error the leaf's awaited call rejects with. */
-function refuse(stream: RunStream, kind: ViolationKind, message: string): TypeError {
-  stream.violate(kind, message);
-  return new TypeError(message);
 }

@@ -12,6 +12,7 @@ import {
 import { keyedParser } from '../../contracts/keyed-variant.js';
 import { describeIssue } from '../../contracts/result.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import { SinkRing } from '../ports/sink-ring.js';
 import { ThreadPort, type PortReceiver } from '../ports/thread-port.js';
 
 /** A task's answer, checked against the one kind its `ok` names (keyed-variant.ts). */
@@ -43,6 +44,8 @@ export class TaskChannel {
   readonly sinks = new ThreadPort();
   /** Where the thread marks the last run task whose `effect()` returned an Effect, and which (ThreadOpen `marks`). */
   readonly marks = new SharedArrayBuffer(8);
+  /** The thread's sink ring, read by each run's sink port in turn (ThreadOpen `ring`). */
+  readonly ring = new SinkRing();
   /** True once a reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
   private readonly marked = new Int32Array(this.marks);

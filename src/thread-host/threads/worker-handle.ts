@@ -15,6 +15,7 @@ import { clipText } from '../../runtime/describe-leaf-value.js';
 import { guardListener } from '../../runtime/guard-listener.js';
 import { RunStream } from '../ports/run-stream.js';
 import { exposeSinks } from '../ports/sink-port.js';
+import type { SinkRing } from '../ports/sink-ring.js';
 import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { IdleLoadMeter } from './idle-load.js';
@@ -125,10 +126,13 @@ export class WorkerHandle {
       }),
     );
     // piscina's one task: the thread's channels, for its life. Its end (or its loss with the thread) tells nothing.
-    const { control, sinks, marks } = this.tasks;
+    const { control, sinks, marks, ring } = this.tasks;
     const transferList = [control.workerPort, sinks.workerPort];
     void this.pool
-      .run({ kind: 'open', control: control.workerPort, sinks: sinks.workerPort, marks }, { transferList })
+      .run(
+        { kind: 'open', control: control.workerPort, sinks: sinks.workerPort, marks, ring: ring.buffer },
+        { transferList },
+      )
       .catch(() => {});
   }
 
@@ -140,6 +144,11 @@ export class WorkerHandle {
   /** The thread's sink channel; between runs whatever arrives is dropped. */
   get sinks(): ThreadPort {
     return this.tasks.sinks;
+  }
+
+  /** The thread's sink ring, read with {@link sinks} by each run's sink port. */
+  get sinkRing(): SinkRing {
+    return this.tasks.ring;
   }
 
   /** The Effect run task `task`'s `effect()` returned, once it did (TaskChannel.effectReturned). */
@@ -207,7 +216,10 @@ export class WorkerHandle {
       for (let i = 0; i < runs && this.alive && (i === 0 || this.phase !== 'busy'); i++, this.warmUps++) {
         const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
-        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), { channel: this.sinks });
+        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), {
+          channel: this.sinks,
+          ring: this.sinkRing,
+        });
         try {
           await this.post(warmTask(control.task));
         } finally {

@@ -1,0 +1,239 @@
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '../../../../src/contracts/limits.js';
+import {
+  RING_CHUNK,
+  RING_DOORBELL,
+  RING_HEADER_BYTES,
+  RING_UNITS,
+  RING_WRITTEN,
+} from '../../../../src/contracts/sink-ring.js';
+import { RunStream } from '../../../../src/thread-host/ports/run-stream.js';
+import { exposeSinks } from '../../../../src/thread-host/ports/sink-port.js';
+import { SinkRing } from '../../../../src/thread-host/ports/sink-ring.js';
+import { ThreadPort } from '../../../../src/thread-host/ports/thread-port.js';
+import { proxySinks } from '../../../../src/worker/sink-proxy.js';
+import { SinkRingWriter } from '../../../../src/worker/sink-ring-writer.js';
+
+const decls = { out: { mimetype: 'text/plain' }, err: { mimetype: 'text/plain' } };
+
+/** A thread's sink channel and ring, with the host's end of one run over them (as execute-run binds it). */
+function hostEnd(channel = new ThreadPort(), ring = new SinkRing()) {
+  const stream = new RunStream(decls);
+  const host = exposeSinks(stream, { channel, ring });
+  return { stream, host, channel, ring };
+}
+
+/** Both ends in one thread: what the worker posts on the port is recorded. */
+function pair() {
+  const end = hostEnd();
+  const port = end.channel.workerPort;
+  const posted: unknown[] = [];
+  const post = port.postMessage.bind(port);
+  port.postMessage = (message: unknown, transfer?: never) => {
+    posted.push(message);
+    post(message, transfer);
+  };
+  const writer = SinkRingWriter.open(end.ring.buffer, () => port.postMessage(RING_DOORBELL))!;
+  const worker = proxySinks(port, { hasEntry: false, budget: DEFAULT_LIMITS.sinkMessages, ring: writer });
+  return { ...end, posted, writer, ...worker };
+}
+
+describe("a thread's sink ring", () => {
+  it("applies ring writes, channel switches, states and requests in the leaf's order", async () => {
+    const { stream, posted, sinks, flush, host } = pair();
+    sinks.write('out', 'a');
+    sinks.write('out', 'b');
+    sinks.write('out', 'c');
+    sinks.write('err', 'E1');
+    sinks.write('err', 'E2');
+    sinks.write('out', '{"c":1}', 'application/json');
+    sinks.write('out', 'd');
+    sinks.setState('err', 'closed');
+    sinks.write('out', 'e');
+    sinks.write('err', 'late');
+    await flush();
+    host.close();
+    expect(stream.channels.out!.parts).toEqual([
+      { mimetype: 'text/plain', text: 'abc' },
+      { mimetype: 'application/json', text: '{"c":1}de' },
+    ]);
+    expect(stream.channels.err).toMatchObject({ text: 'E1E2', state: 'closed' });
+    expect(stream.violations).toEqual([{ kind: 'inactive-channel', detail: 'write to err after it became closed' }]);
+    // Short writes to the channel of the last plain write went into the ring, not on the port.
+    expect(posted.filter((message) => typeof message === 'string')).toEqual([]);
+    expect(posted.filter((message) => message !== RING_DOORBELL)).toEqual([
+      ['write', 'out', 'a', undefined],
+      ['write', 'err', 'E1', undefined],
+      ['write', 'out', '{"c":1}', 'application/json'],
+      ['write', 'out', 'd', undefined],
+      ['setState', 'err', 'closed'],
+      ['write', 'err', 'late', undefined],
+      ['flush', expect.any(Number)],
+    ]);
+  });
+
+  it('posts a write longer than a ring record as a message, in its place among the ring writes', async () => {
+    const { stream, posted, sinks, flush, host } = pair();
+    const long = 'L'.repeat(RING_CHUNK + 1);
+    sinks.write('out', 'a');
+    sinks.write('out', 'b');
+    sinks.write('out', long);
+    sinks.write('out', 'c');
+    sinks.write('out', '');
+    await flush();
+    host.close();
+    expect(stream.channels.out!.text).toBe(`ab${long}c`);
+    expect(posted).toContain(long);
+  });
+
+  it('keeps what the ring took when the thread wrote no message after it (a thread that died)', () => {
+    const { stream, sinks, host } = pair();
+    sinks.write('out', 'a');
+    for (let i = 0; i < 5_000; i++) sinks.write('out', 'x');
+    // No event has been delivered yet: the drain a run's end does reads the ring itself.
+    host.drain();
+    host.close();
+    expect(stream.channels.out!.text).toBe(`a${'x'.repeat(5_000)}`);
+  });
+
+  it('lands later writes after a call that could not be cloned, and the barrier after them', async () => {
+    const { stream, sinks, flush, host } = pair();
+    sinks.write('out', 'a');
+    sinks.setState('out', (() => 'no clone') as unknown as 'closed');
+    sinks.write('out', 'b');
+    await flush();
+    // The barrier answers once everything before it was applied: 'b' too, though the call before it was dropped.
+    expect(stream.channels.out!.text).toBe('ab');
+    host.close();
+  });
+
+  it('applies a message the leaf posted on its own, without a mark, where it came', async () => {
+    const { stream, sinks, flush, host, channel } = pair();
+    sinks.write('out', 'a');
+    channel.workerPort.postMessage(['setState', 'err', 'closed']);
+    sinks.write('out', 'b');
+    await flush();
+    host.close();
+    expect(stream.channels.out!.text).toBe('ab');
+    expect(stream.channels.err!.state).toBe('closed');
+  });
+
+  it("gives a run's next run nothing the ring held when the run closed", async () => {
+    const channel = new ThreadPort();
+    const ring = new SinkRing();
+    const first = hostEnd(channel, ring);
+    const writer = SinkRingWriter.open(ring.buffer, () => channel.workerPort.postMessage(RING_DOORBELL))!;
+    const one = proxySinks(channel.workerPort, { hasEntry: false, budget: 100, ring: writer });
+    one.sinks.write('out', 'a');
+    await one.flush();
+    one.close();
+    // Written after the run's last call, as a leaf writing into the ring on its own could.
+    writer.text('stray');
+    first.host.close();
+    const second = hostEnd(channel, ring);
+    const two = proxySinks(channel.workerPort, { hasEntry: false, budget: 100, ring: writer });
+    two.sinks.write('out', 'b');
+    two.sinks.write('out', 'c');
+    await two.flush();
+    second.host.close();
+    expect(first.stream.channels.out!.text).toBe('a');
+    expect(second.stream.channels.out!.text).toBe('bc');
+    expect(second.stream.violations).toEqual([]);
+  });
+
+  it('closes the port on a record that cannot be one, and names it', async () => {
+    const { stream, sinks, host, ring } = pair();
+    sinks.write('out', 'a');
+    // A leaf that reaches the ring's memory claims more than it holds.
+    const header = new Int32Array(ring.buffer, 0, 4);
+    const units = new Uint16Array(ring.buffer, RING_HEADER_BYTES, RING_UNITS);
+    const at = Atomics.load(header, RING_WRITTEN);
+    units[at] = RING_CHUNK + 7;
+    Atomics.store(header, RING_WRITTEN, at + 2);
+    host.drain();
+    expect(host.overflowed).toBe(true);
+    expect(stream.violations).toContainEqual({
+      kind: 'malformed-sink-call',
+      detail:
+        "sink port: the thread's sink ring holds a record that cannot be one; the port was closed and later calls are lost",
+    });
+    host.close();
+  });
+
+  it('closes the port on a place past the ring', () => {
+    const { stream, host, ring } = pair();
+    Atomics.store(new Int32Array(ring.buffer, 0, 4), RING_WRITTEN, RING_UNITS + 1);
+    host.drain();
+    expect(host.overflowed).toBe(true);
+    expect(stream.violations.map((v) => v.detail)).toEqual([
+      "sink port: the thread's sink ring holds a record that cannot be one; the port was closed and later calls are lost",
+    ]);
+    host.close();
+  });
+
+  it('closes the port on a flood of doorbells with nothing written', async () => {
+    const { stream, host, channel } = hostEnd();
+    for (let i = 0; i < 2_000; i++) channel.workerPort.postMessage(RING_DOORBELL);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(host.overflowed).toBe(true);
+    expect(stream.violations.map((v) => v.detail)).toEqual([
+      "sink port: the thread rang its sink ring's doorbell 1025 times for 0 writes; the port was closed and later calls are lost",
+    ]);
+    host.close();
+  });
+
+  it('holds a flooding thread to the pace the host reads at: every write lands, few messages cross', async () => {
+    const { stream, host, channel, ring } = hostEnd();
+    // Twelve times what the ring holds: the thread must wait for the host to read, turn by turn.
+    const count = 200_000;
+    const port = channel.workerPort;
+    const worker = new Worker(
+      `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const { proxy, writer, port, ring, count } = workerData;
+      (async () => {
+        const { proxySinks } = await import(proxy);
+        const { SinkRingWriter } = await import(writer);
+        let posted = 0;
+        const post = port.postMessage.bind(port);
+        port.postMessage = (message) => { posted++; post(message); };
+        const w = SinkRingWriter.open(ring, () => port.postMessage(0));
+        const sinks = proxySinks(port, { hasEntry: false, budget: 1e6, ring: w });
+        for (let i = 0; i < count; i++) sinks.sinks.write('out', 'x');
+        await sinks.flush();
+        parentPort.postMessage(posted);
+      })();
+      `,
+      {
+        eval: true,
+        workerData: {
+          proxy: distUrl('worker/sink-proxy.js'),
+          writer: distUrl('worker/sink-ring-writer.js'),
+          port,
+          ring: ring.buffer,
+          count,
+        },
+        transferList: [port],
+      },
+    );
+    try {
+      const posted = await new Promise<number>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+      });
+      expect(stream.channels.out!.text).toBe('x'.repeat(count));
+      expect(stream.violations).toEqual([]);
+      // The first write names its channel and the barrier is a request; the rest are doorbells.
+      expect(posted).toBeLessThan(count / 100);
+    } finally {
+      host.close();
+      await worker.terminate();
+    }
+  });
+});
+
+/** A built module's URL: the thread imports what the host's threads import. */
+function distUrl(path: string): string {
+  return new URL(`../../../../dist/${path}`, import.meta.url).href;
+}

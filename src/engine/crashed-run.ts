@@ -13,6 +13,7 @@ import type { SinkCall } from './engine-protocol.js';
 export function sinkCallBytes(call: SinkCall): number {
   if (call[0] === 'write') return call[2].length + (call[3]?.length ?? 0);
   if (call[0] === 'setState') return call[1].length;
+  if (call[0] === 'writes') return call[2].reduce((sum, chunk) => sum + chunk.length, 0);
   return JSON.stringify(call[1]).length;
 }
 
@@ -36,25 +37,31 @@ export class SeenRun {
   private readonly seen = new Map<string, SeenChannel>();
 
   apply(call: SinkCall): void {
-    this.bytes += sinkCallBytes(call);
-    if (call[0] === 'write') {
-      const [, name, chunk, mimetype] = call;
-      let channel = this.seen.get(name);
-      if (channel === undefined)
-        this.seen.set(name, (channel = { mimetype: mimetype ?? 'text/plain', state: 'active', parts: [] }));
-      const partType = mimetype ?? channel.parts.at(-1)?.mimetype ?? channel.mimetype;
-      if (mimetype !== undefined) channel.mimetype = mimetype;
-      let last = channel.parts.at(-1);
-      if (last?.mimetype !== partType) channel.parts.push((last = { mimetype: partType, text: new ChunkedText() }));
-      last.text.append(chunk);
-    } else if (call[0] === 'setState') {
+    if (call[0] === 'write') this.write(call[1], call[2], call[3]);
+    else if (call[0] === 'writes') for (const chunk of call[2]) this.write(call[1], chunk);
+    else if (call[0] === 'setState') {
+      this.bytes += sinkCallBytes(call);
       const [, name, state] = call;
       const channel = this.seen.get(name);
       if (channel === undefined) this.seen.set(name, { mimetype: 'text/plain', state, parts: [] });
       else channel.state = state;
     } else {
+      this.bytes += sinkCallBytes(call);
       this.notices.push(call[1]);
     }
+  }
+
+  /** One forwarded write. */
+  write(name: string, chunk: string, mimetype?: string): void {
+    this.bytes += chunk.length + (mimetype?.length ?? 0);
+    let channel = this.seen.get(name);
+    if (channel === undefined)
+      this.seen.set(name, (channel = { mimetype: mimetype ?? 'text/plain', state: 'active', parts: [] }));
+    const partType = mimetype ?? channel.parts.at(-1)?.mimetype ?? channel.mimetype;
+    if (mimetype !== undefined) channel.mimetype = mimetype;
+    let last = channel.parts.at(-1);
+    if (last?.mimetype !== partType) channel.parts.push((last = { mimetype: partType, text: new ChunkedText() }));
+    last.text.append(chunk);
   }
 
   /** Every channel as far as it was forwarded, as an outcome's plain channels. */

@@ -43,12 +43,18 @@ const WireErrorSchema = v.strictObject({ name: Text, message: Text, code: v.opti
 /** One sink call the engine forwards, in the leaf's order: only what its thread host accepted. */
 export const SinkCallSchema = v.union([
   v.tuple([v.literal('write'), Text, Text, v.optional(Text)]),
+  v.tuple([v.literal('writes'), Text, v.pipe(v.array(Text), v.minLength(2))]),
   v.tuple([v.literal('setState'), Text, ChannelStateSchema]),
   v.tuple([v.literal('emit'), NoticeSchema]),
 ]);
-/** One forwarded sink call (a write's mimetype is left out when the leaf gave none). */
+/**
+ * One forwarded sink call (a write's mimetype is left out when the leaf gave none). `writes` is
+ * one run's consecutive writes to one channel without a mimetype, each chunk still its own write
+ * (sink-batch.ts): one call on the wire, not one array per chunk.
+ */
 export type SinkCall =
   | ['write', string, string, string?]
+  | ['writes', string, string[]]
   | ['setState', string, v.InferOutput<typeof ChannelStateSchema>]
   | ['emit', v.InferOutput<typeof NoticeSchema>];
 

@@ -10,6 +10,13 @@ export const FRAME_SHARE = 128;
 /** Characters of a frame's text that cost one more unit of {@link FRAME_SHARE}. */
 export const CHARS_PER_UNIT = 4096;
 
+/** A `writes` call's chunks: one unit each, as if each were its own call, and their text. */
+function chunkCost(chunks: unknown[]): number {
+  let chars = 0;
+  for (const chunk of chunks) if (typeof chunk === 'string') chars += chunk.length;
+  return chunks.length + Math.floor(chars / CHARS_PER_UNIT);
+}
+
 /** What `value`, one frame read, costs of a turn's share: a sink batch its calls and their text, any other frame one unit. */
 export function frameCost(value: unknown): number {
   if (typeof value !== 'object' || value === null || !('calls' in value) || !Array.isArray(value.calls)) return 1;
@@ -17,7 +24,8 @@ export function frameCost(value: unknown): number {
   for (const entry of value.calls as unknown[]) {
     const call: unknown = Array.isArray(entry) ? entry[1] : undefined;
     const chunk: unknown = Array.isArray(call) ? call[2] : undefined;
-    cost += 1 + (typeof chunk === 'string' ? Math.floor(chunk.length / CHARS_PER_UNIT) : 0);
+    if (Array.isArray(chunk)) cost += chunkCost(chunk);
+    else cost += 1 + (typeof chunk === 'string' ? Math.floor(chunk.length / CHARS_PER_UNIT) : 0);
   }
   return cost;
 }

@@ -116,6 +116,13 @@ export class RunRelay {
     this.seen.apply(call);
     if (this.seen.bytes > this.bounds.maxBytes)
       return this.engine.fail(`more than ${this.bounds.maxBytes} bytes of sink calls for one run`);
+    if (call[0] === 'writes') {
+      // Each chunk is the write the leaf made.
+      const sinks = this.request.sinks;
+      if (sinks?.write !== undefined)
+        for (const chunk of call[2]) this.callSink('write', () => sinks.write!(call[1], chunk));
+      return;
+    }
     const [name, ...args] = call;
     this.callSink(name, () => (this.request.sinks?.[name] as ((...a: unknown[]) => void) | undefined)?.(...args));
   }

@@ -38,13 +38,30 @@ export class SinkBatch {
   add(id: number, call: SinkCall): void {
     const size = estimateBytes(call);
     if (this.calls.length > 0 && this.bytes + size > this.maxBytes) this.flush();
-    this.calls.push([id, call]);
+    if (!this.joined(id, call)) this.calls.push([id, call]);
     this.bytes += size;
     if (this.bytes >= this.maxBytes) return this.flush();
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(this.atTurnEnd);
     }
+  }
+
+  /**
+   * Joins a write without a mimetype to the batch's last call when that is the same run's write
+   * (or writes) to the same channel without one: a flood of small writes crosses as one array of
+   * chunks, not an array per write, each chunk still applied as its own write.
+   */
+  private joined(id: number, call: SinkCall): boolean {
+    if (call[0] !== 'write' || call[3] !== undefined) return false;
+    const last = this.calls[this.calls.length - 1];
+    if (last === undefined || last[0] !== id) return false;
+    const before = last[1];
+    if (before[1] !== call[1]) return false;
+    if (before[0] === 'writes') before[2].push(call[2]);
+    else if (before[0] === 'write' && before[3] === undefined) last[1] = ['writes', call[1], [before[2], call[2]]];
+    else return false;
+    return true;
   }
 
   /** Sends what is queued, if anything: every other frame the engine sends goes after it. */
@@ -68,5 +85,6 @@ function estimateBytes(call: SinkCall): number {
   const envelope = 32;
   if (call[0] === 'write') return envelope + 2 * (call[1].length + call[2].length + (call[3]?.length ?? 0));
   if (call[0] === 'setState') return envelope + 2 * (call[1].length + call[2].length);
+  if (call[0] === 'writes') return envelope + 2 * call[2].reduce((sum, chunk) => sum + chunk.length, call[1].length);
   return envelope + 2 * JSON.stringify(call[1]).length;
 }

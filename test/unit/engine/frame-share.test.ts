@@ -16,4 +16,10 @@ describe('what a frame costs of a turn’s share', () => {
     // Forged shapes cost what their calls count, never a throw.
     expect(frameCost({ t: 'sinks', calls: [null, 5, [1]] })).toBe(4);
   });
+
+  it('counts joined writes as the writes they carry, and their text', () => {
+    const chunks = ['a', 'b', 'x'.repeat(2 * CHARS_PER_UNIT)];
+    expect(frameCost({ t: 'sinks', calls: [[1, ['writes', 'out', chunks]]] })).toBe(1 + 3 + 2);
+    expect(frameCost({ t: 'sinks', calls: [[1, ['writes', 'out', [7, null]]]] })).toBe(1 + 2);
+  });
 });

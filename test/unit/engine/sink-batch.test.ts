@@ -11,6 +11,8 @@ function batcher(maxBytes?: number) {
 }
 
 const write = (text: string) => ['write', 'out', text] as SinkCall;
+/** The writes a call carries, each chunk its own. */
+const chunks = (call: SinkCall) => (call[0] === 'writes' ? call[2] : [call[2]]);
 
 describe('the batch of sink calls the engine forwards', () => {
   it('sends the calls of one turn, every run’s, as one frame in their order at the turn’s end', async () => {
@@ -68,10 +70,44 @@ describe('the batch of sink calls the engine forwards', () => {
     batch.add(1, write('y'.repeat(2000)));
     batch.add(1, write('z'));
     await nextTurn();
-    const calls = frames.flatMap((frame) => frame.calls.map(([, call]) => call[2]));
+    const calls = frames.flatMap((frame) => frame.calls.flatMap(([, call]) => chunks(call)));
     expect(calls).toEqual([...Array.from({ length: 10 }, (_, i) => `${i}`.padEnd(100, '.')), 'y'.repeat(2000), 'z']);
     expect(frames.length).toBeGreaterThan(2);
     expect(frames.find((frame) => frame.calls.some(([, call]) => call[2] === 'y'.repeat(2000)))?.calls).toHaveLength(1);
+  });
+
+  it('joins one run’s consecutive plain writes to one channel into one call, each chunk kept', async () => {
+    const { frames, batch } = batcher();
+    batch.add(1, write('a'));
+    batch.add(1, write('b'));
+    batch.add(1, write('c'));
+    batch.add(2, write('d'));
+    batch.add(1, write('e'));
+    batch.add(1, ['write', 'err', 'f']);
+    batch.add(1, ['write', 'err', 'g', 'application/json']);
+    batch.add(1, ['write', 'err', 'h']);
+    batch.add(1, ['setState', 'err', 'closed']);
+    batch.add(1, ['write', 'err', 'i']);
+    await nextTurn();
+    expect(frames).toEqual([
+      {
+        t: 'sinks',
+        calls: [
+          [1, ['writes', 'out', ['a', 'b', 'c']]],
+          [2, write('d')],
+          [1, write('e')],
+          [1, ['write', 'err', 'f']],
+          [1, ['write', 'err', 'g', 'application/json']],
+          [1, ['write', 'err', 'h']],
+          [1, ['setState', 'err', 'closed']],
+          [1, ['write', 'err', 'i']],
+        ],
+      },
+    ]);
+    expect(v.safeParse(EngineMessageSchema, frames[0]).success).toBe(true);
+    expect(v.safeParse(EngineMessageSchema, { t: 'sinks', calls: [[1, ['writes', 'out', ['a']]]] }).success).toBe(
+      false,
+    );
   });
 
   it('is a frame the service accepts; one with a malformed call, a bad run id, or no call is refused whole', () => {

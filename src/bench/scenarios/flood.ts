@@ -21,10 +21,14 @@ export async function benchFlood(context: BenchContext): Promise<ScenarioReport>
   const count = context.quick ? 200_000 : 900_000;
   const plan = context.quick ? { rounds: 3, perRound: 2 } : { rounds: 8, perRound: 3 };
   const rows: BenchRow[] = [];
+  const notes: string[] = [];
   for (const tier of ['thread', 'process'] as const) {
     const host = await (tier === 'thread' ? bootHost : bootProcessHost)(discovery, { recycle: 'never' });
     const alone: number[] = [];
     const beside: number[] = [];
+    // How long each flood ran, and how many measured EXECs ended after it (they measured no flood).
+    const floods: number[] = [];
+    let outlived = 0;
     try {
       await timeNoop(host);
       context.progress(
@@ -33,10 +37,16 @@ export async function benchFlood(context: BenchContext): Promise<ScenarioReport>
       for (let round = 0; round < plan.rounds; round++) {
         for (let i = 0; i < plan.perRound; i++) alone.push(await timeNoop(host));
         for (let i = 0; i < plan.perRound; i++) {
-          const flood = host.exec({ runtime: 'streams', body: `${count}x1` });
+          const started = performance.now();
+          let floodEnded = Infinity;
+          const flood = host.exec({ runtime: 'streams', body: `${count}x1` }).finally(() => {
+            floodEnded = performance.now();
+          });
           await sleep(HEAD_START_MS);
           beside.push(await timeNoop(host));
+          if (floodEnded !== Infinity) outlived += 1;
           const outcome = await flood;
+          floods.push(floodEnded - started);
           if (outcome.result.status !== 200)
             throw new Error(`flood: the flood run failed: ${JSON.stringify(outcome.result)}`);
         }
@@ -44,6 +54,9 @@ export async function benchFlood(context: BenchContext): Promise<ScenarioReport>
     } finally {
       await host.close();
     }
+    notes.push(
+      `${tier} tier: a flood ran ${summarize(floods).median.toFixed(0)} ms (median); ${outlived} of ${beside.length} EXECs beside it ended after it.`,
+    );
     const baseline = summarize(alone);
     const subject = summarize(beside);
     const ratio = subject.median / baseline.median;
@@ -62,6 +75,7 @@ export async function benchFlood(context: BenchContext): Promise<ScenarioReport>
     rows,
     notes: [
       `The other tag's run starts ${HEAD_START_MS} ms into the flood; both EXECs call effect() (no effect passed).`,
+      ...notes,
     ],
   };
 }

@@ -42,31 +42,32 @@ function pair() {
 describe("a thread's sink ring", () => {
   it("applies ring writes, channel switches, states and requests in the leaf's order", async () => {
     const { stream, posted, sinks, flush, host } = pair();
-    sinks.write('out', 'a');
-    sinks.write('out', 'b');
-    sinks.write('out', 'c');
-    sinks.write('err', 'E1');
-    sinks.write('err', 'E2');
+    // Runs of ring writes between every kind of message: a channel switch, a mimetype, a state.
+    const run = (channel: string, from: number) => {
+      for (let i = from; i < from + 3; i++) sinks.write(channel, `${channel}${i} `);
+    };
+    run('out', 0);
+    run('err', 0);
     sinks.write('out', '{"c":1}', 'application/json');
-    sinks.write('out', 'd');
+    run('out', 3);
     sinks.setState('err', 'closed');
-    sinks.write('out', 'e');
+    run('out', 6);
     sinks.write('err', 'late');
     await flush();
     host.close();
     expect(stream.channels.out!.parts).toEqual([
-      { mimetype: 'text/plain', text: 'abc' },
-      { mimetype: 'application/json', text: '{"c":1}de' },
+      { mimetype: 'text/plain', text: 'out0 out1 out2 ' },
+      { mimetype: 'application/json', text: '{"c":1}out3 out4 out5 out6 out7 out8 ' },
     ]);
-    expect(stream.channels.err).toMatchObject({ text: 'E1E2', state: 'closed' });
+    expect(stream.channels.err).toMatchObject({ text: 'err0 err1 err2 ', state: 'closed' });
     expect(stream.violations).toEqual([{ kind: 'inactive-channel', detail: 'write to err after it became closed' }]);
     // Short writes to the channel of the last plain write went into the ring, not on the port.
     expect(posted.filter((message) => typeof message === 'string')).toEqual([]);
     expect(posted.filter((message) => message !== RING_DOORBELL)).toEqual([
-      ['write', 'out', 'a', undefined],
-      ['write', 'err', 'E1', undefined],
+      ['write', 'out', 'out0 ', undefined],
+      ['write', 'err', 'err0 ', undefined],
       ['write', 'out', '{"c":1}', 'application/json'],
-      ['write', 'out', 'd', undefined],
+      ['write', 'out', 'out3 ', undefined],
       ['setState', 'err', 'closed'],
       ['write', 'err', 'late', undefined],
       ['flush', expect.any(Number)],

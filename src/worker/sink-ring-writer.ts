@@ -9,6 +9,10 @@ import {
   ringViews,
 } from '../contracts/sink-ring.js';
 
+// Taken before any leaf loads, as the thread's other globals are: a leaf that replaces Atomics'
+// functions does not change how its sinks write.
+const { load, store, wait } = Atomics;
+
 /** How long one wait for room lasts before the thread looks again (the host wakes it sooner when it reads). */
 const WAIT_MS = 20;
 
@@ -37,7 +41,7 @@ export class SinkRingWriter {
   ) {
     this.header = header;
     this.units = units;
-    this.written = Atomics.load(header, RING_WRITTEN);
+    this.written = load(header, RING_WRITTEN);
   }
 
   /** Whether a write of `chunk` goes in the ring: text of 1 to {@link RING_CHUNK} units. */
@@ -55,7 +59,7 @@ export class SinkRingWriter {
     this.publish(start, 1 + length);
     // After the publish: a host that stored its place before this load reads on by itself
     // (it looks at the thread's place after storing its own); one that had stopped here is told.
-    if (Atomics.load(this.header, RING_READ) === start) this.doorbell();
+    if (load(this.header, RING_READ) === start) this.doorbell();
   }
 
   /** Marks the place of the message about to be posted on the sink port. */
@@ -67,21 +71,21 @@ export class SinkRingWriter {
 
   private publish(start: number, count: number): void {
     this.written = (start + count) | 0;
-    Atomics.store(this.header, RING_WRITTEN, this.written);
+    store(this.header, RING_WRITTEN, this.written);
   }
 
   /** Where `need` units start, once the ring has room for them. */
   private reserve(need: number): number {
     const start = this.written;
-    let read = Atomics.load(this.header, RING_READ);
+    let read = load(this.header, RING_READ);
     if (((start - read) | 0) + need <= RING_UNITS) return start;
     // Full: wait until the host has read half of it, not for each share it reads (a wake-up each).
-    Atomics.store(this.header, RING_WAITING, 1);
+    store(this.header, RING_WAITING, 1);
     while (((start - read) | 0) + Math.max(need, RING_UNITS / 2) > RING_UNITS) {
-      Atomics.wait(this.header, RING_READ, read, WAIT_MS);
-      read = Atomics.load(this.header, RING_READ);
+      wait(this.header, RING_READ, read, WAIT_MS);
+      read = load(this.header, RING_READ);
     }
-    Atomics.store(this.header, RING_WAITING, 0);
+    store(this.header, RING_WAITING, 0);
     return start;
   }
 }

@@ -22,8 +22,9 @@ export function ticksSinceBoot(): number | undefined {
  * "Now" in clock ticks since boot, read only if it is ever asked for: most tasks report no
  * process group, and /proc/uptime was one file read per task on the host's main thread. A late
  * reading subtracts the monotonic time elapsed since this call; boot time runs at least as fast
- * as the monotonic clock (it also counts suspend), so the reading is never earlier than "now"
- * was: a late reading only judges more strictly.
+ * as the monotonic clock (it also counts suspend). Both are whole ticks, rounded down: the
+ * reading can be one tick earlier than "now" was, so a group whose leader started up to about
+ * two ticks (20 ms) before the task may pass as the task's own ({@link SLACK_TICKS} is one).
  */
 export function markTicksSinceBoot(): () => number | undefined {
   const markedAt = performance.now();

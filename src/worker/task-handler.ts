@@ -148,7 +148,7 @@ interface ThreadChannels {
 function perform(
   task: WorkerTask,
   executor: BaseExecutor,
-  sinks: ThreadChannels,
+  channels: ThreadChannels,
   control: ControlLink,
   thread: ThreadState,
   watch: TaskEscapes,
@@ -159,9 +159,9 @@ function perform(
     case 'effect':
       return executor.effect(task.target);
     case 'run':
-      return run(executor, task.request, sinks, control, thread, watch);
+      return run(executor, task.request, channels, control, thread, watch);
     case 'warm':
-      return run(WARM_UP, task.request, sinks, control, thread, watch);
+      return run(WARM_UP, task.request, channels, control, thread, watch);
   }
 }
 

@@ -125,11 +125,10 @@ export async function executeRun(context: RunContext): Promise<RunEnd> {
     id,
   );
   const sinkPort = exposeSinks(stream, {
+    ...handle.sinkChannel,
     sinks: context.sinks,
     limits: context.limits,
     onOverBudget: () => guard.messageOverflow(),
-    channel: handle.sinks,
-    ring: handle.sinkRing,
   });
   const effectWatch =
     context.foldEffect === undefined

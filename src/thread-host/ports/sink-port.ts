@@ -31,8 +31,14 @@ export interface SinkPort {
   close(): void;
 }
 
+/** A thread's long-lived sink channel and the sink ring handed to it with the channel. */
+export interface SinkChannel {
+  readonly channel: ThreadPort;
+  readonly ring: SinkRing;
+}
+
 /** What a run's sink port serves, and how it is held. */
-export interface SinkPortOptions {
+export interface SinkPortOptions extends Partial<SinkChannel> {
   /** The embedding service's own sinks; absent ones are not called. */
   readonly sinks?: EmbeddingSinks | undefined;
   /** The host's limits, whole (the memory limits of the host process and its engine are no port's concern). Default: the defaults. */
@@ -42,7 +48,7 @@ export interface SinkPortOptions {
   /** The thread's long-lived sink channel; absent, a channel of its own (closed with the port). */
   readonly channel?: ThreadPort;
   /** The thread's sink ring (handed to it with `channel`): its short writes are read there. */
-  readonly ring?: SinkRing | undefined;
+  readonly ring?: SinkRing;
 }
 
 /** Answers a request message once `call` settles with what it returns or throws. */

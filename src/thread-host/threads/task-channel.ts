@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { Effect } from '../../contracts/effect.js';
 import {
   EFFECT_CODE,
@@ -7,11 +8,13 @@ import {
   isTaskReplyMessage,
   TaskReplySchema,
   type TaskReply,
+  type ThreadOpen,
   type WorkerTask,
 } from '../../contracts/protocol.js';
 import { keyedParser } from '../../contracts/keyed-variant.js';
 import { describeIssue } from '../../contracts/result.js';
 import { clipText, describeLeafValue } from '../../runtime/describe-leaf-value.js';
+import type { SinkChannel } from '../ports/sink-port.js';
 import { SinkRing } from '../ports/sink-ring.js';
 import { ThreadPort, type PortReceiver } from '../ports/thread-port.js';
 
@@ -46,6 +49,8 @@ export class TaskChannel {
   readonly marks = new SharedArrayBuffer(8);
   /** The thread's sink ring, read by each run's sink port in turn (ThreadOpen `ring`). */
   readonly ring = new SinkRing();
+  /** The sink channel and ring together, as each run's sink port binds them (sink-port.ts). */
+  readonly sinkChannel: SinkChannel = { channel: this.sinks, ring: this.ring };
   /** True once a reply showed the leaf loaded: later calls need no load deadline or `started`. */
   loaded = false;
   private readonly marked = new Int32Array(this.marks);
@@ -61,6 +66,21 @@ export class TaskChannel {
     private readonly poison: (reason: string) => void,
   ) {
     this.control = new ThreadPort(idle, (message) => this.take(message));
+  }
+
+  /** The thread's one piscina task ({@link ThreadOpen}): the worker's ends of its channels, its marks and ring. */
+  opening(): { open: ThreadOpen<MessagePort>; transferList: MessagePort[] } {
+    const { control, sinks } = this;
+    return {
+      open: {
+        kind: 'open',
+        control: control.workerPort,
+        sinks: sinks.workerPort,
+        marks: this.marks,
+        ring: this.ring.buffer,
+      },
+      transferList: [control.workerPort, sinks.workerPort],
+    };
   }
 
   /**

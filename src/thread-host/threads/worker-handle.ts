@@ -14,8 +14,7 @@ import { openGroupClaims } from '../ports/group-claims.js';
 import { clipText } from '../../runtime/describe-leaf-value.js';
 import { guardListener } from '../../runtime/guard-listener.js';
 import { RunStream } from '../ports/run-stream.js';
-import { exposeSinks } from '../ports/sink-port.js';
-import type { SinkRing } from '../ports/sink-ring.js';
+import { exposeSinks, type SinkChannel } from '../ports/sink-port.js';
 import type { ThreadPort } from '../ports/thread-port.js';
 import { newRunMarker } from '../../runtime/run-marker.js';
 import { IdleLoadMeter } from './idle-load.js';
@@ -126,14 +125,8 @@ export class WorkerHandle {
       }),
     );
     // piscina's one task: the thread's channels, for its life. Its end (or its loss with the thread) tells nothing.
-    const { control, sinks, marks, ring } = this.tasks;
-    const transferList = [control.workerPort, sinks.workerPort];
-    void this.pool
-      .run(
-        { kind: 'open', control: control.workerPort, sinks: sinks.workerPort, marks, ring: ring.buffer },
-        { transferList },
-      )
-      .catch(() => {});
+    const { open, transferList } = this.tasks.opening();
+    void this.pool.run(open, { transferList }).catch(() => {});
   }
 
   /** The thread's control channel, for the whole life of the thread. */
@@ -141,14 +134,9 @@ export class WorkerHandle {
     return this.tasks.control;
   }
 
-  /** The thread's sink channel; between runs whatever arrives is dropped. */
-  get sinks(): ThreadPort {
-    return this.tasks.sinks;
-  }
-
-  /** The thread's sink ring, read with {@link sinks} by each run's sink port. */
-  get sinkRing(): SinkRing {
-    return this.tasks.ring;
+  /** The thread's sink channel and ring, bound by each run's sink port in turn; between runs what arrives is dropped. */
+  get sinkChannel(): SinkChannel {
+    return this.tasks.sinkChannel;
   }
 
   /** The Effect run task `task`'s `effect()` returned, once it did (TaskChannel.effectReturned). */
@@ -216,10 +204,7 @@ export class WorkerHandle {
       for (let i = 0; i < runs && this.alive && (i === 0 || this.phase !== 'busy'); i++, this.warmUps++) {
         const control = openControlPort({ claims: this.strayGroups }, undefined, undefined, this.control);
         this.warming = control;
-        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), {
-          channel: this.sinks,
-          ring: this.sinkRing,
-        });
+        const sinks = exposeSinks(new RunStream({ warm: { mimetype: 'text/plain' } }), this.sinkChannel);
         try {
           await this.post(warmTask(control.task));
         } finally {
@@ -244,9 +229,9 @@ export class WorkerHandle {
       // What the thread posted before it went goes to the task still bound (a run keeps its last
       // writes and reports), else the thread's own claims.
       this.control.drain();
-      this.sinks.drain();
+      this.tasks.sinks.drain();
       this.control.close();
-      this.sinks.close();
+      this.tasks.sinks.close();
     });
     return this.terminated;
   }

@@ -6,7 +6,7 @@ import type { Discovery } from '../contracts/registry.js';
 import type { ParsedExecRequest } from '../model/exec-request.js';
 import type { Availability, EmbeddingSinks } from '../model/host-types.js';
 import type { RunTrace, Tier } from '../model/tier.js';
-import { bootThreadTier, liveOwners } from '../thread-host/index.js';
+import { bootThreadTier, ENGINE_MAIN_THREAD, liveOwners, setRingPacing } from '../thread-host/index.js';
 import { ENGINE_CHANNEL_FD, SERVICE_FRAME_BYTES } from './engine-limits.js';
 import { forwardEvents } from './event-forwarding.js';
 import type { EngineMessage, EngineState, ServiceMessage, WireExecRequest } from './engine-protocol.js';
@@ -25,6 +25,8 @@ import { trackDegradation, trackStateChanges } from './state-changes.js';
 // service; when the service goes away the pipe closes and the engine exits, and with it its
 // namespace's init (namespace-init.ts) and every process a leaf left behind.
 
+// This main thread serves one package's runs: a flood is read in larger shares, at a bounded rate (ring-pace.ts).
+setRingPacing(ENGINE_MAIN_THREAD);
 const socket = new Socket({ fd: ENGINE_CHANNEL_FD, readable: true, writable: true });
 const channel = openFrameChannel(
   socket,

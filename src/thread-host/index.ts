@@ -6,4 +6,5 @@
 export { bootThreadTier } from './boot-thread-tier.js';
 export { admit, unusableTag } from './dispatch/admit.js';
 export { liveOwners, type LiveOwners } from './ports/live-claims.js';
+export { ENGINE_MAIN_THREAD, setRingPacing } from './ports/ring-pace.js';
 export { isCredentialName, packageOwnedEnv, resolveErrorDetailLimit, workerBaseEnv } from './threads/worker-env.js';

@@ -13,15 +13,8 @@ import {
 } from '../../contracts/sink-ring.js';
 import { awaitNextTurn } from '../../runtime/loop-turn.js';
 import { guardListener } from '../../runtime/guard-listener.js';
+import { RingPace, ringPacing, type RingPacing } from './ring-pace.js';
 
-/**
- * Writes and messages one run's reading takes per turn of the loop: ~50 µs of the main thread
- * for one-character writes, as the port's share of 128 messages is (thread-port.ts). In an
- * engine each becomes a call in the turn's sink batch (engine/sink-batch.ts), and the service
- * applies a batch whole: a larger share made batches of thousands of calls there, and another
- * run's frames waited for each.
- */
-export const RING_TURN_SHARE = 256;
 /** Doorbells beyond one per record read before the ring is called flooded. */
 const IDLE_DOORBELLS = 1024;
 
@@ -157,10 +150,13 @@ export interface RingOrder {
 /**
  * Reads `ring` for one run. A message from the port waits in arrival order for its mark: the
  * ring's text before the mark is applied first. Ring writes and messages together take at most
- * {@link RING_TURN_SHARE} of a turn; the rest waits for the next. A message with no mark left
- * in the ring was posted by a leaf on its own and is applied where it came.
+ * the `pacing`'s share at a time (ring-pace.ts); the rest waits for the next turn or, once the
+ * run's writes outrun the pacing's rate, for a timer. A message with no mark left in the ring
+ * was posted by a leaf on its own and is applied where it came.
  */
-export function orderByRing(ring: SinkRing, target: RingTarget): RingOrder {
+export function orderByRing(ring: SinkRing, target: RingTarget, pacing: RingPacing = ringPacing()): RingOrder {
+  const share = pacing.share;
+  const pace = Number.isFinite(pacing.perMs) ? new RingPace(pacing.perMs, pacing.burst) : undefined;
   let open = true;
   // Messages received and not applied yet, oldest first: each waits for its mark.
   const waiting: unknown[] = [];
@@ -182,6 +178,7 @@ export function orderByRing(ring: SinkRing, target: RingTarget): RingOrder {
     const stop = ring.read(limit, target.text);
     taken = ring.takeRecords();
     records += taken;
+    pace?.spend(taken);
     if (stop === 'corrupt') return fail("the thread's sink ring holds a record that cannot be one");
     return target.admit(taken) ? stop : (open = false);
   };
@@ -217,12 +214,14 @@ export function orderByRing(ring: SinkRing, target: RingTarget): RingOrder {
   };
   const readOn = guardListener(() => {
     scheduled = false;
-    if (serve(RING_TURN_SHARE)) later();
+    if (serve(pace === undefined ? share : Math.min(share, pace.allowance()))) later();
   });
   const later = () => {
     if (scheduled || !open) return;
     scheduled = true;
-    awaitNextTurn(readOn);
+    const wait = pace?.wait(share) ?? 0;
+    if (wait === 0) awaitNextTurn(readOn);
+    else setTimeout(readOn, wait);
   };
   return {
     receive(message) {

@@ -22,7 +22,9 @@ export const SHARED_MAIN_THREAD: RingPacing = { share: 256, perMs: Infinity, bur
  * time alone. Read 2,048 records a millisecond in one go, the main thread sleeps between them,
  * and that EXEC takes 1.2–1.9×. The flood takes about as long (an engine forwarded ~2,000–2,500
  * records a millisecond unpaced); fewer, larger batches cost less per record. The engine's main
- * thread serves only its own package's runs, which are all a longer share can delay.
+ * thread serves only its own package's runs, which are all a longer share can delay. The
+ * service applies such a batch whole, in a turn of its own (engine/frame-share.ts): another
+ * engine's frames wait for one batch at most, and that EXEC's figure above includes the wait.
  */
 export const ENGINE_MAIN_THREAD: RingPacing = { share: 2048, perMs: 2048, burst: 16_384 };
 

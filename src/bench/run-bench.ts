@@ -3,6 +3,7 @@ import { PlurnkExecsError } from '../contracts/errors.js';
 import type { BenchContext, BenchReport, ScenarioReport } from './bench-report.js';
 import { formatBenchTable } from './format-table.js';
 import { benchBurst } from './scenarios/burst.js';
+import { benchCli } from './scenarios/cli.js';
 import { benchDispatch } from './scenarios/dispatch.js';
 import { benchEngines } from './scenarios/engines.js';
 import { benchFlood } from './scenarios/flood.js';
@@ -17,7 +18,7 @@ import { benchSandbox } from './scenarios/sandbox.js';
 import { benchStream } from './scenarios/stream.js';
 import { benchSubprocess } from './scenarios/subprocess.js';
 
-/** Every scenario, in the order of issue 7 and of the report (then issue 17's and issue 27's). */
+/** Every scenario, in the order of issue 7 and of the report (then those of later issues). */
 export const BENCH_SCENARIOS = {
   probe: benchProbe,
   dispatch: benchDispatch,
@@ -33,6 +34,7 @@ export const BENCH_SCENARIOS = {
   observe: benchObserve,
   sandbox: benchSandbox,
   engines: benchEngines,
+  cli: benchCli,
 } as const satisfies Record<string, (context: BenchContext) => Promise<ScenarioReport>>;
 
 /** Scenarios run only when named: issue 31's orphan soak alone takes 18–25 minutes. */

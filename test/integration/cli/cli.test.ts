@@ -332,6 +332,51 @@ describe('plurnk-execs bench', () => {
     expect(bad.stdout).toBe('');
   });
 
+  it('times `exec sh` end to end in each tier against a bare Node start, the default tier under its 1 s bound', async () => {
+    const { code, stdout } = await runCli(['bench', 'cli', '--quick', '--json']);
+    expect(code).toBe(0);
+    const [scenario] = (
+      JSON.parse(stdout) as {
+        scenarios: {
+          name: string;
+          rows: {
+            name: string;
+            subject: { samples: number };
+            ratio: number;
+            baseline: { name: string };
+            target?: { on: string; op: string; value: number };
+          }[];
+        }[];
+      }
+    ).scenarios;
+    expect(scenario!.name).toBe('cli');
+    const [processRow, threadRow] = scenario!.rows;
+    expect(scenario!.rows.map((row) => row.name)).toEqual([
+      `plurnk-execs exec sh 'echo hi' (process tier, the default)`,
+      `plurnk-execs exec sh 'echo hi' --isolation thread`,
+    ]);
+    for (const row of scenario!.rows) {
+      expect(row.baseline.name).toBe(`bare node -e ''`);
+      expect(row.subject.samples).toBe(4);
+      // A run of the CLI is a Node start and more: it can only take longer than the bare start.
+      expect(row.ratio).toBeGreaterThan(1);
+    }
+    // The bound is on the wall time a person waits, not on the ratio; whether it is met is the bench's to say.
+    expect(processRow!.target).toMatchObject({ on: 'subject', op: '<=', value: 1000 });
+    expect(threadRow!.target).toBeUndefined();
+  }, 120_000);
+
+  it('fails the cli scenario by name where no installed leaf declares sh', async () => {
+    const empty = scratchDir('bench-cli');
+    const { code, stdout, stderr } = await runCli(['bench', 'cli', '--quick', '--json'], { cwd: empty });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`cli: failed: cli: no leaf installed under ${empty} declares sh`);
+    const [scenario] = (JSON.parse(stdout) as { scenarios: { name: string; rows: unknown[]; failed?: string }[] })
+      .scenarios;
+    expect(scenario).toMatchObject({ name: 'cli', rows: [] });
+    expect(scenario!.failed).toContain('declares sh');
+  });
+
   it('refuses an unknown scenario before running anything', async () => {
     const { code, stderr, stdout } = await runCli(['bench', 'warp-speed']);
     expect(code).toBe(2);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notice } from '../../../src/contracts/notice.js';
 import { createHost, type EmbeddingSinks, type Host } from '../../../src/host/index.js';
+import { ENGINE_MAIN_THREAD, SHARED_MAIN_THREAD } from '../../../src/thread-host/ports/ring-pace.js';
 import { enginePids } from '../../helpers/engine-pids.js';
 import { handshake } from '../../helpers/handshake.js';
 import { watchHostErrors } from '../../helpers/zoo.js';
@@ -97,6 +98,39 @@ describe('the process tier forwards sink calls in batches', () => {
     expect(await written.promise).toBe('waiting');
     controller.abort();
     expect((await running).channels.out?.text).toBe('waiting');
+  });
+
+  it('reads a flood in the engine’s own larger batches, which the service applies one per turn', async () => {
+    // The longest run of write calls the service made in one turn of its loop: a batch the engine read at once.
+    let stretch = 0;
+    let longest = 0;
+    let counting = false;
+    let total = 0;
+    const controller = new AbortController();
+    const out = await host.exec({
+      runtime: 'engine-faults',
+      body: 'flood',
+      signal: controller.signal,
+      sinks: {
+        write: () => {
+          if (++total === 40_000) controller.abort();
+          stretch++;
+          if (counting) return;
+          counting = true;
+          setImmediate(() => {
+            longest = Math.max(longest, stretch);
+            stretch = 0;
+            counting = false;
+          });
+        },
+      },
+    });
+    expect(out.result.status).toBe(499);
+    expect(total).toBeGreaterThanOrEqual(40_000);
+    // Read a shared main thread's share at a time (256), a flood reaches the service in batches
+    // of 256–330 calls; the engine sets its own pacing (engine-entry.ts), 2,048 at a time.
+    expect(SHARED_MAIN_THREAD.share).toBeLessThan(ENGINE_MAIN_THREAD.share / 4);
+    expect(longest).toBeGreaterThan(ENGINE_MAIN_THREAD.share / 2);
   });
 
   it('keeps exactly what the service saw of a flood whose engine was killed mid-run', async () => {

@@ -11,11 +11,11 @@ const CLI = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 const EXEC_BOUND_MS = 1000;
 
 /**
- * Scenario `cli` (issue 28). The CLI's `exec` end to end, as a person at a shell runs it: `plurnk-execs exec
- * sh 'echo hi'` in the current directory (a Node process that boots a host for the one tag,
- * runs it, closes the host and exits), in each tier, against a bare `node -e ''` started the same
- * way in the same rounds. Issue 28's bound is on the default tier's wall time, not on the ratio:
- * a second is what a person waits.
+ * Scenario `cli` (issue 28). The CLI's `exec` end to end, as a person at a shell runs it:
+ * `plurnk-execs exec sh 'echo hi'` in the current directory (a Node process that boots a host
+ * for the one tag, runs it, closes the host and exits), in each tier, against a bare
+ * `node -e ''` started the same way in the same rounds. Issue 28's bound is on the default
+ * tier's wall time, not on the ratio: a second is what a person waits.
  */
 export async function benchCli(context: BenchContext): Promise<ScenarioReport> {
   const installed = await discover({ cwd: context.cwd });
@@ -68,12 +68,14 @@ function runNode(args: string[], cwd: string, stdout: string): Promise<void> {
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => out.push(chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => err.push(chunk));
     child.once('error', reject);
-    child.once('close', (code) => {
+    child.once('close', (code, signal) => {
       const printed = out.join('');
       if (code === 0 && printed === stdout) return resolve();
+      const command = args[0] === CLI ? `plurnk-execs ${args.slice(1).join(' ')}` : `node ${args.join(' ')}`;
+      const end = code === null ? `was killed by ${signal}` : `exited ${code}`;
       reject(
         new Error(
-          `cli: ${args[0] === CLI ? `plurnk-execs ${args.slice(1).join(' ')}` : `node ${args.join(' ')}`} exited ${code} printing ${JSON.stringify(printed)}, expected ${JSON.stringify(stdout)}: ${err.join('').slice(-400)}`,
+          `cli: ${command} ${end} printing ${JSON.stringify(printed)}, expected ${JSON.stringify(stdout)}: ${err.join('').slice(-400)}`,
         ),
       );
     });

@@ -36,7 +36,9 @@ const RSS_GROWTH_MB = 64;
 // back to -4 to +14 MB of the warm-up's on Node 26 (203 → 114 MB after 1,000 runs), +29 on
 // Node 20, while a leak of 64 KB a run, put in the engine to check, stayed 94 MB above it. The
 // engine keeps its spare threads while it idles (spares.idleMs below): at ~10 MB each, their
-// halving would hide as much of a leak.
+// halving would hide as much of a leak. The warm-up's reading waits for its spares to be topped
+// up: read as the last warm-up run ended, the engine held two executor threads, and four once
+// idle after the soak, and that difference alone made its growth 46-55 MB on Node 26.
 const ENGINE_IDLE_GROWTH_MB = 48;
 // How long the engine may idle before its RSS must be back within ENGINE_IDLE_GROWTH_MB of the warm-up's.
 const ENGINE_SETTLE_MS = 180_000;
@@ -63,10 +65,10 @@ describe.runIf(namespace)('the engine’s namespace under a soak of orphans', ()
       } finally {
         await host.close();
       }
-      const { wrong, warm, end, settled, zombies, reaped, engines } = soaked;
+      const { wrong, warm, end, settled, zombies, reaped, engines, threads } = soaked;
       const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
       console.log(
-        `orphan soak: ${RUNS} runs; ${zombies} zombies left, ${reaped ?? 'uncounted'} reaped; RSS after the warm-up and at the end: service ${mb(warm.service)} → ${mb(end.service)} MB, engine ${mb(warm.engine)} → ${mb(end.engine)} MB (${mb(settled)} MB idle)`,
+        `orphan soak: ${RUNS} runs; ${zombies} zombies left, ${reaped ?? 'uncounted'} reaped; RSS after the warm-up and at the end: service ${mb(warm.service)} → ${mb(end.service)} MB, engine ${mb(warm.engine)} → ${mb(end.engine)} MB (${mb(settled)} MB idle); engine threads ${threads.warm} → ${threads.settled}`,
       );
       expect(wrong.slice(0, 20)).toEqual([]);
       // One engine served them all: no restart hid the zombies or reset its RSS.
@@ -90,6 +92,8 @@ interface Soaked {
   zombies: number;
   reaped: number | undefined;
   engines: { before: number[]; after: number[] };
+  /** The engine's threads at the warm-up's reading and once it idled. */
+  threads: { warm: number; settled: number };
 }
 
 /** The warm-up, the baselines, the rest of the runs, and what is left after them. */
@@ -97,13 +101,15 @@ async function soak(host: Host): Promise<Soaked> {
   const wrong: string[] = [];
   const before = enginePids().engine;
   await runAll(host, 0, WARMUP, wrong);
+  const warmThreads = await steadyThreads(before[0]!);
   const warm = { service: serviceRss(), engine: rssOf(before[0]!) };
   await runAll(host, WARMUP, RUNS, wrong);
   const end = { service: serviceRss(), engine: rssOf(before[0]!) };
   const zombies = await settledZombies();
   const reaped = host.isolation().zombiesReaped;
   const settled = await settledRss(before[0]!, warm.engine + ENGINE_IDLE_GROWTH_MB * 2 ** 20);
-  return { wrong, warm, end, settled, zombies, reaped, engines: { before, after: enginePids().engine } };
+  const threads = { warm: warmThreads, settled: threadsOf(before[0]!) };
+  return { wrong, warm, end, settled, zombies, reaped, engines: { before, after: enginePids().engine }, threads };
 }
 
 /** Runs `from` to `to`, {@link CONCURRENCY} at a time, noting every run that did not settle 200 with its own output. */
@@ -144,6 +150,28 @@ async function settledRss(pid: number, ceiling: number): Promise<number> {
     lowest = Math.min(lowest, rssOf(pid));
   }
   return lowest;
+}
+
+/** The engine's thread count once it held for 1.5 s (its spares topped up), or as it is after 15 s. */
+async function steadyThreads(pid: number): Promise<number> {
+  const deadline = Date.now() + 15_000;
+  let count = threadsOf(pid);
+  let since = Date.now();
+  while (Date.now() - since < 1500 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = threadsOf(pid);
+    if (now !== count) [count, since] = [now, Date.now()];
+  }
+  return count;
+}
+
+/** A process's threads as /proc says, 0 when it is gone. */
+function threadsOf(pid: number): number {
+  try {
+    return Number(/^Threads:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** The service's RSS once garbage is collected (when the test process exposes gc). */

@@ -38,7 +38,7 @@ const RSS_GROWTH_MB = 64;
 // engine keeps its spare threads while it idles (spares.idleMs below): at ~10 MB each, their
 // halving would hide as much of a leak. The warm-up's reading waits for its spares to be topped
 // up: read as the last warm-up run ended, the engine held two executor threads, and four once
-// idle after the soak, and that difference alone made its growth 46-55 MB on Node 26.
+// idle after the soak; with those two in the growth it read 46-55 MB on Node 26, and 35 without.
 const ENGINE_IDLE_GROWTH_MB = 48;
 // How long the engine may idle before its RSS must be back within ENGINE_IDLE_GROWTH_MB of the warm-up's.
 const ENGINE_SETTLE_MS = 180_000;

@@ -167,11 +167,7 @@ async function steadyThreads(pid: number): Promise<number> {
 
 /** A process's threads as /proc says, 0 when it is gone. */
 function threadsOf(pid: number): number {
-  try {
-    return Number(/^Threads:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  } catch {
-    return 0;
-  }
+  return statusNumber(pid, 'Threads');
 }
 
 /** The service's RSS once garbage is collected (when the test process exposes gc). */
@@ -182,9 +178,13 @@ function serviceRss(): number {
 
 /** A process's resident set (bytes) as /proc says, 0 when it is gone. */
 function rssOf(pid: number): number {
+  return statusNumber(pid, 'VmRSS') * 1024;
+}
+
+/** The number a field of `/proc/<pid>/status` starts with (VmRSS in kB), 0 when the process is gone. */
+function statusNumber(pid: number, field: string): number {
   try {
-    const kb = /^VmRSS:\s*(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return Number(kb ?? 0) * 1024;
+    return Number(new RegExp(`^${field}:\\s*(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
   } catch {
     return 0;
   }

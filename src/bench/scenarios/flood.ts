@@ -19,11 +19,11 @@ const GROUP = 3;
  * the other tag (issue 28: at most 2×).
  *
  * Both sides are the same shape, {@link GROUP} EXECs one after another, the first of them after
- * the tag's thread sat idle (through the last flood, or the flood's head start). On this machine
- * a thread woken after a few ms idle answers several times slower than one kept busy (a bare port
- * round trip: 24 µs back to back, ~90 µs after 30 ms idle), so timing only the first EXEC beside
- * the flood against EXECs back to back alone measured that idle as the flood's cost. The notes
- * give the first EXECs' own medians.
+ * the tag's thread sat idle {@link HEAD_START_MS} ms (quiet, or the flood's head start). On
+ * this machine a thread woken after a few ms idle answers several times slower than one kept
+ * busy (a bare port round trip: 24 µs back to back, ~90 µs after 30 ms idle), so timing only the
+ * first EXEC beside the flood against EXECs back to back alone measured that idle as the flood's
+ * cost. The notes give the first EXECs' own medians.
  */
 export async function benchFlood(context: BenchContext): Promise<ScenarioReport> {
   const discovery = await discoverFixtures('exec-noop', 'exec-streams');
